@@ -1,0 +1,30 @@
+# Two entry points for a fresh machine with Python 3.11+, git and make:
+#   make demo   plays a whole game with no camera and no board
+#   make test   runs every test
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+$(BIN)/tableref: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-deps: $(BIN)/tableref
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+demo: $(BIN)/tableref
+	$(BIN)/tableref demo
+
+test: $(VENV)/.test-deps
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.test-deps
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,74 @@
+"""`tableref` command line: one subcommand per module, loaded only when used.
+
+Each command module exposes `add_arguments(parser)` and `run(args) -> int`. Keeping the
+table here (and the code in the modules) lets each part of the project own its command
+without touching the others, and keeps `tableref --help` fast: OpenCV is only imported by
+the commands that need it.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from .errors import UserError
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("tableref.demo", "play a complete built-in game with no camera and no board"),
+    "run": ("tableref.app", "referee a real game: camera -> referee -> board"),
+    "scenario": ("tableref.scenario_cmd", "run golden scenarios and report differing fields"),
+    "replay": ("tableref.replay_cmd", "replay a game record and print the state after every event"),
+    "identify": ("tableref.vision.identify_cmd", "recognise the card in each image"),
+    "enroll": ("tableref.vision.enroll_cmd", "teach the recogniser a physical deck"),
+    "watch": ("tableref.vision.watch_cmd", "watch a pile video and report cards landing/removed"),
+    "synth": ("tableref.vision.synth_cmd", "write synthetic pile clips with ground truth"),
+    "ports": ("tableref.ports_cmd", "list boards found on USB serial ports"),
+    "flash": ("tableref.flash_cmd", "deploy the firmware to a board with mpremote"),
+}
+
+
+def build_parser(modules: dict[str, object] | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tableref", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if modules is not None and name in modules:
+            modules[name].add_arguments(p)  # type: ignore[attr-defined]
+    return parser
+
+
+def _load(name: str):
+    module_name = COMMANDS[name][0]
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise UserError(f"command '{name}' is not available in this build") from None
+        raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Find the subcommand first so that only its module (and its imports) load.
+    name = next((a for a in argv if not a.startswith("-")), None)
+    try:
+        modules = {name: _load(name)} if name in COMMANDS else {}
+        args = build_parser(modules).parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return 2
+        return int(modules[args.command].run(args) or 0)
+    except UserError as exc:
+        print(f"tableref: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tableref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
