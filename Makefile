@@ -24,7 +24,7 @@ test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.test-deps
-	$(BIN)/python bench/run_all.py
+	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info
