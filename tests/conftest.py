@@ -2,12 +2,14 @@
 not in a user's clone: tests that need it skip with a reason when it is absent."""
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# TABLEREF_SHARED lets a checkout elsewhere (a git worktree) point at the shared folder.
+SHARED = pathlib.Path(os.environ.get("TABLEREF_SHARED", ROOT.parent / "shared"))
 
 
 @pytest.fixture(scope="session")
