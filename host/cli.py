@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(modules: dict[str, object] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tableref", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="tableref", description="Referee card games played on a real table.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
