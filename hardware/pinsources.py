@@ -29,30 +29,35 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def readme_rows(text: str, board: str) -> list[tuple[int, dict[str, str]]]:
+    """The rows of the README pin table of `board` as (line number, {column name: cell})."""
+    rows = [(n, line) for n, line in readme_table_block(text, board) if line.strip().startswith("|")]
+    if len(rows) < 3:
+        raise ValueError(f"README: the {board} pin table has no rows")
+    header = [c.lower() for c in _cells(rows[0][1])]
+    out = []
+    for n, line in rows[2:]:  # rows[1] is the --- separator
+        cells = _cells(line)
+        if len(cells) != len(header):
+            raise ValueError(f"README line {n}: {len(cells)} cells, the header has {len(header)}")
+        out.append((n, dict(zip(header, cells))))
+    return out
+
+
 def readme_pins(text: str, board: str) -> dict[str, int]:
     """Parse the README pin table of `board` into {config key: GPIO}.
 
     The table's columns must include `config.py key` and `GPIO`; a key cell is the config key
     in backticks, a GPIO cell is `GP<n>` (Pico) or `GPIO<n>` (ESP32).
     """
-    rows = [(n, line) for n, line in readme_table_block(text, board) if line.strip().startswith("|")]
-    if len(rows) < 2:
-        raise ValueError(f"README: the {board} pin table has no rows")
-    header = [c.lower() for c in _cells(rows[0][1])]
-    try:
-        key_col, gpio_col = header.index("config.py key"), header.index("gpio")
-    except ValueError:
-        raise ValueError(f"README line {rows[0][0]}: the {board} pin table needs "
-                         "'config.py key' and 'GPIO' columns") from None
     pins: dict[str, int] = {}
-    for n, line in rows[2:]:  # rows[1] is the --- separator
-        cells = _cells(line)
-        if len(cells) != len(header):
-            raise ValueError(f"README line {n}: {len(cells)} cells, the header has {len(header)}")
-        key = cells[key_col].strip("`")
-        match = _GPIO_CELL.match(cells[gpio_col])
+    for n, row in readme_rows(text, board):
+        if "config.py key" not in row or "gpio" not in row:
+            raise ValueError(f"README line {n}: the {board} pin table needs 'config.py key' and 'GPIO' columns")
+        key = row["config.py key"].strip("`")
+        match = _GPIO_CELL.match(row["gpio"])
         if not match:
-            raise ValueError(f"README line {n}: GPIO cell {cells[gpio_col]!r} is not GP<n>/GPIO<n>")
+            raise ValueError(f"README line {n}: GPIO cell {row['gpio']!r} is not GP<n>/GPIO<n>")
         if key in pins:
             raise ValueError(f"README line {n}: {key!r} appears twice in the {board} table")
         pins[key] = int(match.group(1))
