@@ -19,7 +19,7 @@ import sys
 import readme_blocks
 from boardspec import README_PATH
 
-CARD_SHORT_MM = 56.0   # UNO and O'NO 99 cards are 56 x 87 mm (poker-size decks: 63 mm, easier)
+CARD_SHORT_MM = 56.0   # UNO cards are 56 x 87 mm (poker-size decks: 63 mm, easier)
 MIN_CARD_PX = 100.0    # what the recogniser needs on the card's short side
 PILE_ZONE_MM = 150.0   # the taped square / mat the cards land on
 ASPECT_W, ASPECT_H = 16, 9   # webcams give their diagonal field of view for a 16:9 image
@@ -70,10 +70,10 @@ def markdown() -> str:
     tan_half = math.tan(math.radians(example_f) / 2)
     text = [
         begin,
-        f"Needed: {MIN_CARD_PX:g} px / {CARD_SHORT_MM:g} mm = {need:.2f} px/mm. "
+        f"Needed: {MIN_CARD_PX:g} px ÷ {CARD_SHORT_MM:g} mm = {need:.3f} px/mm. "
         f"Example, 720p camera with a {example_f:g}° horizontal field of view: "
-        f"d = {example_w} / {need:.2f} / (2 × tan {example_f / 2:g}°) = "
-        f"{example_w / need:.0f} mm / {2 * tan_half:.3f} = {max_distance_mm(example_w, example_f):.0f} mm.",
+        f"d = {example_w} px ÷ {need:.3f} px/mm ÷ (2 × tan {example_f / 2:g}°) = "
+        f"{example_w / need:.0f} mm ÷ {2 * tan_half:.3f} = {max_distance_mm(example_w, example_f):.0f} mm.",
         "",
         *rows,
         "",

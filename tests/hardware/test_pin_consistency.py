@@ -4,6 +4,7 @@ SVG diagrams (tested in test_wiring_svg.py). They must agree pin for pin."""
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from types import ModuleType
 from typing import Any
@@ -75,8 +76,11 @@ def test_config_pins_are_electrically_sound(board: str, config: ModuleType) -> N
     assert {k: v for k, v in problems.items() if v} == {}
 
 
-def test_readme_states_the_configured_long_press(config: ModuleType, readme: str) -> None:
-    assert f"`LONG_PRESS_MS` = {config.LONG_PRESS_MS} ms" in readme
+def test_readme_states_config_values_as_they_are(config: ModuleType, readme: str) -> None:
+    # every "`NAME` = <number> ms" in the README quotes config.py
+    quoted = re.findall(r"`([A-Z_]+_MS)` = (\d+) ms", readme)
+    assert {name for name, _ in quoted} >= {"LONG_PRESS_MS", "LINK_TIMEOUT_MS"}
+    assert [(name, int(v)) for name, v in quoted] == [(name, getattr(config, name)) for name, _ in quoted]
 
 
 # --- the checks can fail: the same comparisons on mutated copies -------------------------
