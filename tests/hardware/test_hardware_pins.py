@@ -13,7 +13,7 @@ import pytest
 
 import boardspec
 import pinsources
-from conftest import HARDWARE
+from boardspec import HERE as HARDWARE
 
 
 def _differences(expected: dict[str, int], found: dict[str, int]) -> list[str]:
