@@ -108,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         print(block)
         return 0
     text = README_PATH.read_text(encoding="utf-8")
+    try:
+        readme_blocks.find(text, BLOCK, SCRIPT)
+    except ValueError as exc:
+        print(f"{README_PATH}: {exc}", file=sys.stderr)
+        return 2
     if args.check:
         if readme_blocks.extract(text, BLOCK, SCRIPT) != block:
             print(f"{README_PATH}: camera table out of date; run python {SCRIPT} --write", file=sys.stderr)
