@@ -1,0 +1,304 @@
+"""The protocol's messages (PROTOCOL.md) as small classes with to_fields()/from_fields().
+
+to_fields() returns the frame's fields, TYPE first; from_fields(fields) takes the same list and
+raises ValueError when a field is malformed. parse(fields) picks the class by TYPE and returns
+None for an unknown TYPE (which the protocol says to ignore). encode(msg) gives the frame bytes.
+
+Optional values (`-` on the wire) are None here.
+"""
+from tablelink.frame import encode as _encode_fields, field_ok
+
+PROTO = 1
+BOARDS = ("rp2", "esp32", "unix")
+BUTTONS = ("DRAW", "PASS", "UNDO", "COLOUR")
+PRESSES = ("short", "long")
+COLOURS = ("red", "yellow", "green", "blue")
+DIRECTIONS = ("cw", "ccw")
+MODES = ("play", "ask", "over")
+MAX_PLAYERS = 10
+
+
+def _int(text, lo, hi, what):
+    # int() accepts "+5", " 5" and "1_0"; the wire format is plain decimal digits only.
+    s = text[1:] if text[:1] == "-" else text
+    if not s or not s.isdigit() or len(s) > 9:
+        raise ValueError("bad %s: %r" % (what, text))
+    v = int(text)
+    if v < lo or v > hi:
+        raise ValueError("%s out of range: %r" % (what, text))
+    return v
+
+
+def _hex8(text, what):
+    if len(text) != 8:
+        raise ValueError("bad %s: %r" % (what, text))
+    for ch in text:
+        if ch not in "0123456789abcdefABCDEF":
+            raise ValueError("bad %s: %r" % (what, text))
+    return text
+
+
+def _choice(text, options, what):
+    if text not in options:
+        raise ValueError("bad %s: %r" % (what, text))
+    return text
+
+
+def _opt(value):
+    return "-" if value is None else str(value)
+
+
+def _count(fields, n, kind):
+    if len(fields) != n or fields[0] != kind:
+        raise ValueError("%s needs %d fields, got %d" % (kind, n - 1, len(fields) - 1))
+
+
+class _Message:
+    TYPE = ""
+    _ATTRS = ()
+
+    def _key(self):
+        return tuple(getattr(self, a) for a in self._ATTRS)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._key() == self._key()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "%s%r" % (type(self).__name__, self._key())
+
+    def encode(self):
+        """This message as one frame (bytes)."""
+        return _encode_fields(self.to_fields())
+
+    def to_fields(self):
+        raise NotImplementedError
+
+
+class Hi(_Message):
+    """Board -> host: HI,<proto>,<boot_id>,<board>,<pixels>,<fw>."""
+    TYPE = "HI"
+    _ATTRS = ("proto", "boot_id", "board", "pixels", "fw")
+
+    def __init__(self, boot_id, board, pixels, fw, proto=PROTO):
+        self.proto = proto
+        self.boot_id = boot_id
+        self.board = board
+        self.pixels = pixels
+        self.fw = fw
+
+    def to_fields(self):
+        return ["HI", str(self.proto), self.boot_id, self.board, str(self.pixels), self.fw]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 6, "HI")
+        # proto is parsed but not checked: the host must say *why* it refuses another version
+        return cls(_hex8(fields[2], "boot_id"), fields[3], _int(fields[4], 1, 1024, "pixels"),
+                   fields[5], proto=_int(fields[1], 0, 999999, "proto"))
+
+
+class Ack(_Message):
+    """Board -> host: ACK,<epoch>,<seq>: snapshot (epoch, seq) is shown."""
+    TYPE = "ACK"
+    _ATTRS = ("epoch", "seq")
+
+    def __init__(self, epoch, seq):
+        self.epoch = epoch
+        self.seq = seq
+
+    def to_fields(self):
+        return ["ACK", self.epoch, str(self.seq)]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 3, "ACK")
+        return cls(_hex8(fields[1], "epoch"), _int(fields[2], 0, 999999999, "seq"))
+
+
+class Btn(_Message):
+    """Board -> host: BTN,<boot_id>,<n>,<button>,<press>,<arg>; arg is a colour for COLOUR long."""
+    TYPE = "BTN"
+    _ATTRS = ("boot_id", "n", "button", "press", "arg")
+
+    def __init__(self, boot_id, n, button, press, arg=None):
+        self.boot_id = boot_id
+        self.n = n
+        self.button = button
+        self.press = press
+        self.arg = arg
+
+    def to_fields(self):
+        return ["BTN", self.boot_id, str(self.n), self.button, self.press, _opt(self.arg)]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 6, "BTN")
+        button = _choice(fields[3], BUTTONS, "button")
+        press = _choice(fields[4], PRESSES, "press")
+        arg = None if fields[5] == "-" else _choice(fields[5], COLOURS, "colour")
+        return cls(_hex8(fields[1], "boot_id"), _int(fields[2], 1, 999999999, "n"),
+                   button, press, arg)
+
+
+class Who(_Message):
+    """Host -> board: WHO asks for HI."""
+    TYPE = "WHO"
+    _ATTRS = ()
+
+    def to_fields(self):
+        return ["WHO"]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 1, "WHO")
+        return cls()
+
+
+class Back(_Message):
+    """Host -> board: BACK,<boot_id>,<n>: button event n of that boot is applied."""
+    TYPE = "BACK"
+    _ATTRS = ("boot_id", "n")
+
+    def __init__(self, boot_id, n):
+        self.boot_id = boot_id
+        self.n = n
+
+    def to_fields(self):
+        return ["BACK", self.boot_id, str(self.n)]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 3, "BACK")
+        return cls(_hex8(fields[1], "boot_id"), _int(fields[2], 1, 999999999, "n"))
+
+
+def _pend_ok(pend):
+    if pend is None or pend == "r":
+        return True
+    if len(pend) < 2 or pend[0] not in "pd":
+        return False
+    digits = pend[1:]
+    return digits.isdigit() and len(digits) <= 4 and int(digits) >= 1
+
+
+class Snapshot(_Message):
+    """Host -> board: everything the board shows (SNAP frame).
+
+    epoch: 8 hex digits (str); seq: int >= 1; players: 2..10; turn: seat or None;
+    direction: "cw" | "ccw"; elim: bitmask of eliminated seats (int, hex on the wire);
+    total: int or None (UNO family); pend: None | "p<k>" (owes k plays) | "d<k>" (owes a draw
+    of k) | "r" (roulette); colour: one of COLOURS or None; err: int, 0 = no illegal play
+    outstanding, else an id that changes with each new illegal play; winner: seat or None;
+    mode: "play" | "ask" | "over".
+    """
+    TYPE = "SNAP"
+    _ATTRS = ("epoch", "seq", "players", "turn", "direction", "elim", "total", "pend",
+              "colour", "err", "winner", "mode")
+
+    def __init__(self, epoch, seq, players, turn=None, direction="cw", elim=0, total=None,
+                 pend=None, colour=None, err=0, winner=None, mode="play"):
+        self.epoch = epoch
+        self.seq = seq
+        self.players = players
+        self.turn = turn
+        self.direction = direction
+        self.elim = elim
+        self.total = total
+        self.pend = pend
+        self.colour = colour
+        self.err = err
+        self.winner = winner
+        self.mode = mode
+
+    def shows_same(self, other):
+        """True if `other` shows exactly the same thing (epoch and seq aside)."""
+        return other is not None and self._key()[2:] == other._key()[2:]
+
+    def pend_kind(self):
+        """None, "p", "d" or "r"."""
+        return None if self.pend is None else self.pend[0]
+
+    def pend_count(self):
+        """k of "p<k>"/"d<k>", else 0."""
+        if self.pend is None or self.pend == "r":
+            return 0
+        return int(self.pend[1:])
+
+    def validate(self):
+        """Raise ValueError unless every field is one the protocol can carry."""
+        _hex8(self.epoch, "epoch")
+        for v, lo, hi, what in ((self.seq, 1, 999999999, "seq"),
+                                (self.players, 2, MAX_PLAYERS, "players"),
+                                (self.err, 0, 999999999, "err")):
+            if not isinstance(v, int) or v < lo or v > hi:
+                raise ValueError("bad %s: %r" % (what, v))
+        for v, what in ((self.turn, "turn"), (self.winner, "winner")):
+            if v is not None and (not isinstance(v, int) or v < 0 or v >= self.players):
+                raise ValueError("bad %s: %r" % (what, v))
+        _choice(self.direction, DIRECTIONS, "dir")
+        if not isinstance(self.elim, int) or self.elim < 0 or self.elim >> self.players:
+            raise ValueError("bad elim: %r" % (self.elim,))
+        if self.total is not None and (not isinstance(self.total, int)
+                                       or abs(self.total) > 999999):
+            raise ValueError("bad total: %r" % (self.total,))
+        if not _pend_ok(self.pend):
+            raise ValueError("bad pend: %r" % (self.pend,))
+        if self.colour is not None:
+            _choice(self.colour, COLOURS, "colour")
+        _choice(self.mode, MODES, "mode")
+
+    def to_fields(self):
+        self.validate()
+        return ["SNAP", self.epoch, str(self.seq), str(self.players), _opt(self.turn),
+                self.direction, "%x" % self.elim, _opt(self.total), _opt(self.pend),
+                _opt(self.colour), str(self.err), _opt(self.winner), self.mode]
+
+    @classmethod
+    def from_fields(cls, fields):
+        _count(fields, 13, "SNAP")
+        players = _int(fields[3], 2, MAX_PLAYERS, "players")
+        turn = None if fields[4] == "-" else _int(fields[4], 0, players - 1, "turn")
+        elim_text = fields[6]
+        if not elim_text or len(elim_text) > 4:
+            raise ValueError("bad elim: %r" % elim_text)
+        for ch in elim_text:
+            if ch not in "0123456789abcdefABCDEF":
+                raise ValueError("bad elim: %r" % elim_text)
+        total = None if fields[7] == "-" else _int(fields[7], -999999, 999999, "total")
+        pend = None if fields[8] == "-" else fields[8]
+        colour = None if fields[9] == "-" else _choice(fields[9], COLOURS, "colour")
+        winner = None if fields[11] == "-" else _int(fields[11], 0, players - 1, "winner")
+        snap = cls(_hex8(fields[1], "epoch"), _int(fields[2], 1, 999999999, "seq"), players,
+                   turn, fields[5], int(elim_text, 16), total, pend, colour,
+                   _int(fields[10], 0, 999999999, "err"), winner, fields[12])
+        snap.validate()
+        return snap
+
+
+_BY_TYPE = {"HI": Hi, "ACK": Ack, "BTN": Btn, "WHO": Who, "SNAP": Snapshot, "BACK": Back}
+
+
+def parse(fields):
+    """The message for a frame's fields; None for an unknown TYPE; ValueError if malformed."""
+    cls = _BY_TYPE.get(fields[0])
+    if cls is None:
+        return None
+    return cls.from_fields(fields)
+
+
+def encode(msg):
+    """The frame (bytes) for a message."""
+    return msg.encode()
+
+
+def check_field(text):
+    """Raise ValueError unless `text` can travel as one field (e.g. a firmware version)."""
+    if not field_ok(text):
+        raise ValueError("not a valid field: %r" % (text,))
+    return text
