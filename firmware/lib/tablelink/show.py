@@ -1,0 +1,169 @@
+"""What the board shows for a snapshot: pure functions shared by the firmware, the host's
+simulated board (sim://) and its terminal view.
+
+    digits(snap, now_ms, lost)               -> 4 characters for the 7-segment display
+    ring(snap, now_ms, pixels, lost, picking) -> list of `pixels` (r, g, b) tuples, 0..255
+    cues(prev, cur) / cue(prev, cur)          -> sounds for the change prev -> cur
+
+Ring layout: pixel 0 sits at seat 0 and indices grow clockwise (the board's wrapper maps
+logical pixels to the physical ring, see config.RING_*); seat s is at pixel
+round(s * pixels / players). Colours here are full scale; the board applies
+config.BRIGHTNESS_CAP to every channel when it writes the ring.
+
+- no snapshot yet, or link lost: a "waiting" ring (one blue pixel running round a dim ring);
+- otherwise each active seat is a dim white pixel, eliminated seats dim red, the seat whose
+  turn it is bright (in the active UNO colour when there is one, else white), blinking while
+  it owes something (pend: Play k, a draw, roulette); the direction of play is a cyan pixel
+  stepping round the ring (cw or ccw) every CHASE_STEP_MS; with an active UNO colour the
+  free pixels glow faintly in that colour; game over: the winner's pixel blinks green;
+- `picking` (a colour name) is the colour chosen locally with the COLOUR button: the whole
+  ring glows in it until it is confirmed.
+
+Digits: the total right-aligned ("  42", " -4"), "  +4" for a pending draw, "rOUL" for
+roulette, "PL 2" alternating with the total while Play 2 is owed, "CArd" alternating with the
+total while the referee asks for a card, "ErrC" while an illegal play is outstanding, "End "
+at the end of a game with no total, "----" before the first snapshot; link lost: "LOSt"
+alternating with what would be shown. Alternation period: ALTERNATE_MS.
+"""
+
+CHASE_STEP_MS = 250
+BLINK_MS = 400
+ALTERNATE_MS = 1000
+WAIT_STEP_MS = 120
+DANGER_TOTAL = 90
+
+COLOUR_RGB = {
+    "red": (255, 0, 0),
+    "yellow": (255, 170, 0),
+    "green": (0, 255, 0),
+    "blue": (0, 64, 255),
+}
+OFF = (0, 0, 0)
+WHITE = (255, 255, 255)
+SEAT_IDLE = (40, 40, 40)
+SEAT_ELIM = (60, 0, 0)
+CHASE = (0, 90, 90)
+WAIT_DIM = (0, 0, 12)
+WAIT_DOT = (0, 0, 160)
+WIN = (0, 255, 0)
+
+# cue names, most important first: only one sound plays at a time
+CUES = ("win", "bust", "illegal", "danger", "turn")
+
+
+def seat_pixel(seat, players, pixels):
+    """Ring index of a seat: seats spread evenly, seat 0 at pixel 0, clockwise."""
+    return (seat * pixels * 2 + players) // (players * 2)
+
+
+def _scaled(rgb, num, den):
+    return (rgb[0] * num // den, rgb[1] * num // den, rgb[2] * num // den)
+
+
+def _total_text(total):
+    if total > 9999:
+        total = 9999
+    elif total < -999:
+        total = -999
+    return _right(str(total))
+
+
+def _right(text):
+    return " " * (4 - len(text)) + text if len(text) < 4 else text[:4]
+
+
+def _texts(snap):
+    """What the display cycles through for a snapshot (usually one text)."""
+    if snap is None:
+        return ["----"]
+    if snap.err:
+        return ["ErrC"]
+    base = None if snap.total is None else _total_text(snap.total)
+    kind = snap.pend_kind()
+    if snap.mode == "over":
+        return [base if base is not None else "End "]
+    if kind == "d":
+        texts = [_right("+%d" % min(snap.pend_count(), 999))]
+    elif kind == "r":
+        texts = ["rOUL"]
+    elif kind == "p":
+        texts = ["PL" + _right(str(min(snap.pend_count(), 99)))[2:]]
+        if base is not None:
+            texts.insert(0, base)
+    else:
+        texts = [base if base is not None else "    "]
+    if snap.mode == "ask":
+        texts.append("CArd")
+    return texts
+
+
+def digits(snap, now_ms, lost=False):
+    """The 4 characters on the 7-segment display."""
+    texts = _texts(snap)
+    if lost:
+        texts = ["LOSt", texts[0]]
+    return texts[(now_ms // ALTERNATE_MS) % len(texts)]
+
+
+def _waiting(now_ms, pixels):
+    out = [WAIT_DIM] * pixels
+    out[(now_ms // WAIT_STEP_MS) % pixels] = WAIT_DOT
+    return out
+
+
+def ring(snap, now_ms, pixels, lost=False, picking=None):
+    """Colours (r, g, b), 0..255 each, for the `pixels` pixels of the ring."""
+    if snap is None or lost:
+        return _waiting(now_ms, pixels)
+    players = snap.players
+    seat_px = [seat_pixel(s, players, pixels) for s in range(players)]
+    blink_on = (now_ms // BLINK_MS) % 2 == 0
+    if picking is not None:
+        out = [_scaled(COLOUR_RGB[picking], 1, 4)] * pixels
+        if snap.turn is not None:
+            out[seat_px[snap.turn]] = COLOUR_RGB[picking]
+        return out
+    active = COLOUR_RGB.get(snap.colour) if snap.colour is not None else None
+    out = [_scaled(active, 1, 16) if active is not None else OFF] * pixels
+    if snap.mode != "over":
+        step = now_ms // CHASE_STEP_MS
+        pos = step % pixels if snap.direction == "cw" else (-step) % pixels
+        out[pos] = CHASE
+    for s in range(players):
+        out[seat_px[s]] = SEAT_ELIM if snap.elim >> s & 1 else SEAT_IDLE
+    if snap.mode == "over":
+        if snap.winner is not None:
+            out[seat_px[snap.winner]] = WIN if blink_on else OFF
+        return out
+    if snap.turn is not None:
+        bright = active if active is not None else WHITE
+        if snap.pend is not None and not blink_on:
+            bright = _scaled(bright, 1, 8)
+        out[seat_px[snap.turn]] = bright
+    return out
+
+
+def cues(prev, cur):
+    """Cue names for the change from the shown snapshot `prev` to `cur`, most important
+    first. The first snapshot after boot (prev None) makes no sound."""
+    if prev is None or cur is None:
+        return []
+    out = []
+    if cur.winner is not None and cur.winner != prev.winner:
+        out.append("win")
+    if cur.elim & ~prev.elim:
+        out.append("bust")
+    if cur.err and cur.err != prev.err:
+        out.append("illegal")
+    if cur.total is not None and cur.total >= DANGER_TOTAL and (
+            prev.total is None or prev.total < DANGER_TOTAL):
+        out.append("danger")
+    if cur.turn is not None and cur.turn != prev.turn:
+        out.append("turn")
+    return out
+
+
+def cue(prev, cur):
+    """The one cue to sound for prev -> cur (the most important), or None."""
+    c = cues(prev, cur)
+    return c[0] if c else None
