@@ -167,3 +167,8 @@ def cue(prev, cur):
     """The one cue to sound for prev -> cur (the most important), or None."""
     c = cues(prev, cur)
     return c[0] if c else None
+
+
+def apply_cap(colours, cap):
+    """Scale every channel from 0..255 to 0..cap (the board's brightness/current cap)."""
+    return [(c[0] * cap // 255, c[1] * cap // 255, c[2] * cap // 255) for c in colours]

@@ -1,0 +1,4 @@
+# Board entry point: everything lives in lib/ (tableboard, tablelink); see firmware/README.md.
+from tableboard.boot import main
+
+main()
