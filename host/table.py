@@ -10,8 +10,8 @@ journal beside the referee's events:
 * `{"type": "taken_back"}` records that an illegal card was taken back (the camera saw the
   previous top card again), which clears the board's "ErrC".
 
-Button events carry `"src": {"boot": id, "n": n}`; a pair that is already in the journal is
-never applied again (the board resends until it hears an ack, and a host restart reloads the
+Button events carry `"src": "board:<boot_id>:<n>"` (tableref.link.source_tag); a pair that is
+already in the journal is never applied again (the board resends until it hears an ack, and a host restart reloads the
 pairs from the journal).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import UserError
+from .link.journal_keys import parse_source_tag
 from .record import Journal, read_record
 from .referee import Referee, Verdict
 
@@ -72,8 +72,8 @@ class TableSession:
 
     def submit(self, event: dict[str, Any]) -> Outcome:
         """Apply one input. Bad events raise UserError before anything is written."""
-        src = event.get("src")
-        if src is not None and (src["boot"], int(src["n"])) in self.applied:
+        key = parse_source_tag(event.get("src"))
+        if key is not None and key in self.applied:
             return Outcome("duplicate", event)
         if event.get("type") not in TABLE_TYPES:
             self.referee.check(event)  # raises on a malformed event, so nothing bad is journalled
@@ -94,9 +94,9 @@ class TableSession:
         return Outcome("nothing", note="a card was taken off the pile")
 
     def _apply(self, rec: dict[str, Any]) -> Outcome:
-        src = rec.get("src")
-        if src is not None:
-            self.applied.add((src["boot"], int(src["n"])))
+        key = parse_source_tag(rec.get("src"))
+        if key is not None:
+            self.applied.add(key)
         kind = rec.get("type")
         if kind == "undo":
             undone = self.referee.pop()
