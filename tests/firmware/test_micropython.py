@@ -154,3 +154,32 @@ def test_bad_tty_is_one_error_line(micropython: str, mp_env: dict) -> None:
                        capture_output=True, text=True, timeout=30, env=mp_env)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and "/nonexistent-tty" in r.stderr
+
+
+USB_APP = """
+import sys
+import config
+from tableboard.app import App
+from tableboard.clock import Clock
+from tableboard.simhw import SimHardware
+from tableboard.usb_link import UsbLink
+app = App(SimHardware(config, out=sys.stderr), UsbLink(), Clock(), config, "b00710ad", "rp2", "t")
+app.run()
+sys.stderr.write("stopped\\n")
+"""
+
+
+def test_board_usb_link_acks_and_ctrl_c_hands_over_to_the_repl(
+        micropython: str, mp_env: dict) -> None:
+    """The rp2/esp32 link (sys.stdin.buffer + select.poll) driving the app under the unix
+    port: frames before a Ctrl-C byte are acked, the app then stops instead of reading on."""
+    before = Snapshot("0a1b2c3d", 1, 3, turn=0, total=7).encode()
+    after = Snapshot("0a1b2c3d", 2, 3, turn=1, total=9).encode()
+    r = subprocess.run([micropython, "-c", USB_APP], input=before + b"\x03" + after,
+                       capture_output=True, timeout=30, env=mp_env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.decode().rstrip().endswith("stopped")
+    got = [parse(f) for f in FrameReader().feed(r.stdout)]
+    assert Ack("0a1b2c3d", 1) in got and Ack("0a1b2c3d", 2) not in got
+    his = [m for m in got if isinstance(m, Hi)]
+    assert his and his[0].board == "rp2" and his[0].boot_id == "b00710ad"
