@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import select
 import subprocess
 import sys
 import time
-import tty
 
 import pytest
+
+pty = pytest.importorskip("pty", reason="needs POSIX ptys")
+tty = pytest.importorskip("tty", reason="needs POSIX ttys")
 
 from conftest import FIRMWARE, HERE, LIB
 from tablelink.frame import FrameReader
