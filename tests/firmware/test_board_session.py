@@ -34,6 +34,13 @@ def test_hello_at_boot_every_second_until_the_first_snapshot_and_on_who() -> Non
     assert msgs(s.feed(Who().encode(), 9100)) == [hi]
 
 
+def test_the_boot_hello_goes_out_even_if_a_snapshot_comes_first() -> None:
+    s = session()
+    assert msgs(s.feed(snap(1), 0)) == [Ack(EPOCH, 1)]
+    assert msgs(s.tick(0)) == [Hi(BOOT, "unix", config.PIXELS, "0.1.0")]
+    assert s.tick(5000) == b""
+
+
 def test_snapshots_are_acked_and_deduplicated_by_epoch_and_seq() -> None:
     s = session()
     s.feed(snap(1) + snap(2), 10)
@@ -72,6 +79,7 @@ def test_link_lost_after_the_timeout_and_back_on_any_host_frame() -> None:
 def test_button_events_are_numbered_resent_oldest_first_until_back() -> None:
     s = session()
     s.feed(snap(1), 0)
+    s.tick(0)  # the boot HI
     first = s.press("DRAW", "short", None, 100)
     assert msgs(first) == [Btn(BOOT, 1, "DRAW", "short")]
     s.press("COLOUR", "long", "green", 300)
