@@ -33,6 +33,13 @@ PIXELS = 12              # 12, 16 or 24 pixel ring
 BRIGHTNESS_CAP = 64
 PIXEL_MA_FULL_WHITE = 60  # WS2812 datasheet: about 20 mA per channel at 255
 
+# Added by firmware (new keys only): where seat 0 sits on the physical ring and which way
+# the pixel index runs when the ring is seen from above (tablelink.show draws pixel 0 at
+# seat 0, clockwise); and the TM1637's own brightness step (0-7).
+RING_FIRST_PIXEL = 0
+RING_CLOCKWISE = True
+TM1637_BRIGHTNESS = 3
+
 DEBOUNCE_MS = 30
 LONG_PRESS_MS = 800
 LINK_TIMEOUT_MS = 3000   # no valid frame from the host for this long -> "LOSt"

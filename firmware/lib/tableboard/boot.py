@@ -64,7 +64,14 @@ def run_unix(cfg, argv):
         hw.emit({"safe_mode": True})
         return
     clock = Clock()
-    app = None
+    try:
+        link = TtyLink(argv[1])
+    except OSError as e:
+        _fail("cannot open %s: %s" % (argv[1], e))
+        return
+    boot_id = new_boot_id()
+    hw.emit({"boot": boot_id})
+    app = App(hw, link, clock, cfg, boot_id, "unix", FW_VERSION)
 
     def on_line(line):
         words = line.split()
@@ -76,14 +83,7 @@ def run_unix(cfg, argv):
         elif words:
             sys.stderr.write("tableboard: unknown command: %s\n" % line)
 
-    try:
-        link = TtyLink(argv[1], on_line)
-    except OSError as e:
-        _fail("cannot open %s: %s" % (argv[1], e))
-        return
-    boot_id = new_boot_id()
-    hw.emit({"boot": boot_id})
-    app = App(hw, link, clock, cfg, boot_id, "unix", FW_VERSION)
+    link.on_line = on_line
     app.run()
     if link.closed:
         hw.emit({"link_closed": True})

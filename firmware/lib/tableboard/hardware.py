@@ -49,11 +49,10 @@ class Buzzer:
 class BoardHardware:
     def __init__(self, cfg):
         pins = cfg.pins()
-        self.ring = Ring(pins["ring"], cfg.PIXELS, getattr(cfg, "RING_FIRST_PIXEL", 0),
-                         getattr(cfg, "RING_CLOCKWISE", True))
+        self.ring = Ring(pins["ring"], cfg.PIXELS, cfg.RING_FIRST_PIXEL, cfg.RING_CLOCKWISE)
         self.display = TM1637(Pin(pins["tm1637_clk"], Pin.OPEN_DRAIN, value=1),
                               Pin(pins["tm1637_dio"], Pin.OPEN_DRAIN, value=1),
-                              brightness=getattr(cfg, "TM1637_BRIGHTNESS", 3),
+                              brightness=cfg.TM1637_BRIGHTNESS,
                               sleep_us=time.sleep_us)
         self.buzzer = Buzzer(pins["buzzer"])
         self.buttons = {}

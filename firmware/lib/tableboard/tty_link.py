@@ -18,8 +18,14 @@ class LinkClosed(Exception):
     pass
 
 
+def _ignore_line(line):
+    pass
+
+
 class TtyLink:
-    def __init__(self, path, on_line):
+    """read()/write()/wait() for App; wait() also hands each stdin line to on_line."""
+
+    def __init__(self, path):
         self.f = open(path, "r+b")
         fd = self.f.fileno()
         termios.setraw(fd)
@@ -27,7 +33,7 @@ class TtyLink:
         attrs[6][_VMIN] = 0
         attrs[6][_VTIME] = 0
         termios.tcsetattr(fd, termios.TCSANOW, attrs)
-        self.on_line = on_line
+        self.on_line = _ignore_line
         self.poll = select.poll()
         self.poll.register(self.f, select.POLLIN)
         self._stdin = True

@@ -10,4 +10,4 @@ clocks are passed in as integer milliseconds.
 - `show`     what the board shows for a snapshot (ring, digits, cues)
 """
 
-PROTO = 1
+from tablelink.messages import PROTO  # noqa: F401  (protocol version, 1)

@@ -40,6 +40,7 @@ class BoardSession:
         self.last_rx_ms = now_ms   # last valid frame from the host (boot counts as a start)
         self._next_hello_ms = now_ms  # first tick sends HI
         self._hello_done = False
+        self.hellos = 0          # HI frames sent by tick()
         self._n = 0
         self._pending = []  # [ [n, frame_bytes, last_sent_ms], ... ] oldest first
         self.malformed = 0  # frames with a known TYPE and bad fields
@@ -96,7 +97,9 @@ class BoardSession:
     def tick(self, now_ms):
         """Time passes; returns what is due (HI while waiting for a first SNAP, BTN resends)."""
         out = []
-        if not self._hello_done and now_ms >= self._next_hello_ms:
+        # the first HI always goes out, even if a SNAP beat the first tick
+        if self.hellos == 0 or (not self._hello_done and now_ms >= self._next_hello_ms):
+            self.hellos += 1
             out.append(self.hi.encode())
             self._next_hello_ms = now_ms + self.hello_ms
         for p in self._pending:

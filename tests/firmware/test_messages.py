@@ -1,0 +1,72 @@
+"""Message classes: round trips, equality and rejection of malformed fields."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from strategies import messages
+from tablelink.messages import Ack, Back, Btn, Hi, Snapshot, Who, parse
+
+GOOD = ["SNAP", "0a1b2c3d", "7", "4", "1", "cw", "1", "42", "p2", "-", "0", "-", "play"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages)
+def test_every_message_round_trips(msg) -> None:
+    fields = msg.to_fields()
+    back = parse(fields)
+    assert back == msg and not (back != msg)
+    assert back.to_fields() == fields
+    assert hash(back) == hash(msg)
+
+
+def test_snapshot_fields_and_equality() -> None:
+    s = Snapshot.from_fields(GOOD)
+    assert (s.players, s.turn, s.direction, s.elim, s.total, s.pend, s.colour, s.err,
+            s.winner, s.mode) == (4, 1, "cw", 1, 42, "p2", None, 0, None, "play")
+    assert s.pend_kind() == "p" and s.pend_count() == 2
+    later = Snapshot.from_fields(GOOD[:2] + ["8"] + GOOD[3:])
+    assert later != s and later.shows_same(s)
+    other = Snapshot.from_fields(GOOD[:7] + ["43"] + GOOD[8:])
+    assert other != s and not other.shows_same(s)
+    assert s != Ack("0a1b2c3d", 7)
+
+
+@pytest.mark.parametrize("index,value", [
+    (1, "0a1b2c3"), (1, "0a1b2c3g"), (2, "0"), (2, "+7"), (2, "1_0"), (3, "1"), (3, "11"),
+    (4, "4"), (4, "x"), (5, "left"), (6, "10"), (6, "zz"), (6, ""), (7, "+5"), (7, "4.5"),
+    (7, "--1"), (8, "p0"), (8, "x3"), (8, "p"), (8, "d-1"), (9, "pink"), (10, "-1"),
+    (11, "4"), (12, "done"),
+])
+def test_malformed_snapshot_fields_are_refused(index: int, value: str) -> None:
+    fields = list(GOOD)
+    fields[index] = value
+    with pytest.raises(ValueError):
+        Snapshot.from_fields(fields)
+
+
+@pytest.mark.parametrize("fields", [
+    ["SNAP"] + GOOD[1:-1], GOOD + ["extra"], ["WHO", "x"], ["ACK", "0a1b2c3d"],
+    ["BTN", "0a1b2c3d", "1", "JUMP", "short", "-"], ["BTN", "0a1b2c3d", "1", "DRAW", "tap", "-"],
+    ["BTN", "0a1b2c3d", "0", "DRAW", "short", "-"], ["BTN", "0a1b2c3d", "1", "COLOUR", "long", "pink"],
+    ["BACK", "0a1b2c3d", "x"], ["HI", "1", "0a1b2c3d", "rp2", "0", "fw"],
+])
+def test_malformed_messages_are_refused(fields: list[str]) -> None:
+    with pytest.raises(ValueError):
+        parse(fields)
+
+
+def test_unknown_type_is_ignored_and_hi_keeps_other_protocols_for_the_host_to_refuse() -> None:
+    assert parse(["NEWS", "1"]) is None
+    hi = parse(["HI", "2", "0a1b2c3d", "rp2", "12", "9.9"])
+    assert isinstance(hi, Hi) and hi.proto == 2
+
+
+def test_building_an_invalid_snapshot_fails_before_sending() -> None:
+    with pytest.raises(ValueError):
+        Snapshot("0a1b2c3d", 1, 3, turn=3).encode()
+    with pytest.raises(ValueError):
+        Snapshot("0a1b2c3d", 1, 3, elim=0b1000).encode()
+    assert Who().encode() == b"$WHO*2A8C\n"
+    assert Back("0a1b2c3d", 3).to_fields() == ["BACK", "0a1b2c3d", "3"]
+    assert Btn("0a1b2c3d", 3, "COLOUR", "long", "blue").to_fields()[-1] == "blue"
