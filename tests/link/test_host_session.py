@@ -115,8 +115,9 @@ def test_applied_pairs_from_a_journal_are_never_delivered_again() -> None:
     assert msgs(out) == [Back(BOOT, 2)]
     assert [e.key for e in h.take_events()] == [(BOOT, 3)]
     # the same n from another boot is another press
+    h.feed(Btn("aaaaaaaa", 1, "PASS", "short").encode(), 2)
     h.feed(Btn("aaaaaaaa", 2, "PASS", "short").encode(), 2)
-    assert [e.key for e in h.take_events()] == [("aaaaaaaa", 2)]
+    assert [e.key for e in h.take_events()] == [("aaaaaaaa", 1), ("aaaaaaaa", 2)]
 
 
 def test_quiet_board_notice_and_recovery() -> None:
@@ -169,3 +170,28 @@ def test_host_and_board_sessions_converge_with_a_lossy_pipe() -> None:
     assert [(e.n, e.button) for e in got] == [(1, "DRAW"), (2, "PASS")]
     assert board.outstanding() == []
     assert board.shown.total == 12 and board.shown.seq == 2 and host.acked
+
+
+def test_a_press_that_overtakes_an_earlier_one_waits_for_it() -> None:
+    h = HostSession(EPOCH, 0, reorder_ms=1500)
+    h.feed(Btn(BOOT, 2, "PASS", "short").encode(), 100)  # n=1's first frame was damaged
+    assert h.take_events() == []
+    h.feed(Btn(BOOT, 1, "DRAW", "short").encode(), 600)  # its resend
+    assert [e.n for e in h.take_events()] == [1, 2]
+
+
+def test_a_held_press_is_delivered_when_the_earlier_one_never_comes() -> None:
+    h = HostSession(EPOCH, 0, reorder_ms=1500)
+    h.feed(Btn(BOOT, 3, "UNDO", "short").encode(), 100)
+    h.tick(1599)
+    assert h.take_events() == []
+    h.tick(1600)
+    assert [e.n for e in h.take_events()] == [3]
+    h.feed(Btn(BOOT, 1, "DRAW", "short").encode(), 1700)  # late, but still exactly once
+    assert [e.n for e in h.take_events()] == [1]
+
+
+def test_journaled_presses_set_where_the_order_continues() -> None:
+    h = HostSession(EPOCH, 0, applied={(BOOT, 1), (BOOT, 2)})
+    h.feed(Btn(BOOT, 3, "DRAW", "short").encode(), 1)  # next in line after the journal: no wait
+    assert [e.n for e in h.take_events()] == [3]

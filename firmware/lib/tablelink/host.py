@@ -13,6 +13,9 @@ Exactly once: a press is delivered when its (boot_id, n) is neither applied (giv
 e.g. loaded from the journal, or confirmed since) nor already delivered. Its BACK is sent only
 by confirm(), so a host that dies between delivery and journaling gets the press again from the
 board's resends; a press the journal already holds is acked at once and never delivered again.
+In order: presses of one boot are delivered in n order; one that arrives before an earlier
+missing one is held for up to reorder_ms (then delivered anyway: the board may have given
+the earlier one up).
 
 Runs on CPython and MicroPython alike (annotations only, never evaluated on MicroPython).
 """
@@ -21,6 +24,9 @@ from tablelink.messages import PROTO, Ack, Back, Btn, Hi, Snapshot, Who, parse
 
 HEARTBEAT_MS = 1000
 QUIET_MS = 3000  # no frame from the board for this long while we talk to it -> notice
+# A press that overtook an earlier one (whose frame was damaged) waits this long for it: the
+# board resends every 500 ms, so the earlier one normally arrives well within the wait.
+REORDER_MS = 1500
 
 
 class ButtonEvent:
@@ -52,15 +58,21 @@ class ButtonEvent:
 
 class HostSession:
     def __init__(self, epoch: str, now_ms: int, applied: "set | None" = None,
-                 heartbeat_ms: int = HEARTBEAT_MS, quiet_ms: int = QUIET_MS):
+                 heartbeat_ms: int = HEARTBEAT_MS, quiet_ms: int = QUIET_MS,
+                 reorder_ms: int = REORDER_MS):
         if len(epoch) != 8:
             raise ValueError("epoch must be 8 hex digits")
         int(epoch, 16)
         self.epoch = epoch
         self.heartbeat_ms = heartbeat_ms
         self.quiet_ms = quiet_ms
+        self.reorder_ms = reorder_ms
         self.applied = set(applied or ())  # (boot_id, n) already applied: ack, never deliver
         self.delivered = set()  # handed to the caller, BACK waits for confirm()
+        self._next_n = {}  # boot_id -> the n expected next (in-order delivery)
+        for boot, n in self.applied:
+            self._next_n[boot] = max(self._next_n.get(boot, 1), n + 1)
+        self._held = {}  # (boot_id, n) -> [ButtonEvent, first seen ms]: waiting for earlier ones
         self.reader = FrameReader()
         self.current = None  # the stamped Snapshot being shown (None before the first show)
         self.seq = 0
@@ -112,6 +124,7 @@ class HostSession:
         return Who().encode() + self._snap_frame(now_ms)
 
     def tick(self, now_ms: int) -> bytes:
+        self._release(now_ms)
         out = b""
         if now_ms - self._last_snap_ms >= self.heartbeat_ms:
             self._last_snap_ms = now_ms
@@ -146,7 +159,8 @@ class HostSession:
                 if msg.epoch == self.epoch and msg.seq > self.acked_seq:
                     self.acked_seq = msg.seq
             elif isinstance(msg, Btn):
-                out.append(self._on_btn(msg))
+                out.append(self._on_btn(msg, now_ms))
+        self._release(now_ms)
         return b"".join(out)
 
     def _on_hi(self, hi: Hi, now_ms: int) -> bytes:
@@ -167,16 +181,31 @@ class HostSession:
         # WHO. Either way the snapshot is what it needs (it is idempotent).
         return self._snap_frame(now_ms)
 
-    def _on_btn(self, btn: Btn) -> bytes:
+    def _on_btn(self, btn: Btn, now_ms: int) -> bytes:
         if self.refused is not None:
             return b""  # a board we refused may mean something else by its fields
         key = (btn.boot_id, btn.n)
         if key in self.applied:
             return Back(btn.boot_id, btn.n).encode()  # a resend whose BACK was lost
-        if key not in self.delivered:
-            self.delivered.add(key)
-            self._events.append(ButtonEvent(btn.boot_id, btn.n, btn.button, btn.press, btn.arg))
+        if key not in self.delivered and key not in self._held:
+            ev = ButtonEvent(btn.boot_id, btn.n, btn.button, btn.press, btn.arg)
+            self._held[key] = [ev, now_ms]
         return b""  # BACK once the caller confirms
+
+    def _release(self, now_ms: int) -> None:
+        """Deliver held presses that are next in line, or have waited reorder_ms."""
+        if not self._held:
+            return
+        for key in sorted(self._held):
+            boot, n = key
+            ev, seen = self._held[key]
+            expected = self._next_n.get(boot, 1)
+            if n <= expected or now_ms - seen >= self.reorder_ms:
+                del self._held[key]
+                self.delivered.add(key)
+                self._events.append(ev)
+                if n >= expected:
+                    self._next_n[boot] = n + 1
 
     # -- handing events to the caller ----------------------------------------------------
     def take_events(self) -> list:
