@@ -21,11 +21,12 @@ def ono99_2022_deck() -> list[str]:
     """A plausible 112-card ONO 99 (2022) deck.
 
     The real per-kind counts are unknown (spec 4.1, A6); this mix is our own guess:
-    4 zeros, 8 each of 1-10, 8 minus-ten, 8 reverse, 8 play-two, 4 ONO 99 = 112.
+    4 zeros, 8 each of 1-10, 8 minus-ten, 6 reverse, 6 play-two, 8 ONO 99 = 112.
+    (Eight ONO 99 cards make the four-card discard of 4.5 come up in simulated games.)
     The referee must not depend on it (C19), so neither do the tests.
     """
     deck = ["num-0"] * 4 + [f"num-{v}" for v in range(1, 11) for _ in range(8)]
-    deck += ["minus10"] * 8 + ["reverse"] * 8 + ["play2"] * 8 + ["ono99"] * 4
+    deck += ["minus10"] * 8 + ["reverse"] * 6 + ["play2"] * 6 + ["ono99"] * 8
     return deck
 
 

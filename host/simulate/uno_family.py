@@ -246,6 +246,8 @@ class UnoFamilySim(GameSim):
 
     # ------------------------------------------------------------ between turns
     def between_turns(self) -> None:
+        if self.awaiting:
+            return  # (a roulette colour is owed first; the table waits for it)
         if self.vulnerable is not None and self.chance(0.5):
             target = self.vulnerable
             catcher = self.rng.choice([s for s in self.active() if s != target])
@@ -327,7 +329,7 @@ class UnoFamilySim(GameSim):
         honest = [c for c in legal if c != "wild_draw4"
                   or not any(color_of(h) == self.color for h in hand)]
         if legal and (self.nomercy or self.chance(0.92)):
-            pool = honest if honest and not self.chance(0.1) else legal
+            pool = honest if honest and not self.chance(0.3) else legal  # 0.3: sometimes bluff a WD4
             tame = [c for c in pool if not is_wild(c)]
             card = self.rng.choice(tame if tame and self.chance(0.7) else pool)
             if len(hand) == 2 and self.chance(0.15) and not self.exchanges(card):
