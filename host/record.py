@@ -1,0 +1,144 @@
+"""Game records: JSON Lines, a header line then one event per line (ENGINE_API.md).
+
+The same file is the journal of a live game (appended and fsynced event by event), the input
+of `tableref replay`, and the game's archive. Every problem is a UserError naming file:line.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+from dataclasses import dataclass, field
+from typing import IO, Any, Mapping
+
+from .errors import UserError
+from .rules import make_ruleset, validate_event
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RecordHeader:
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {"tableref": FORMAT_VERSION, "game": self.game,
+                               "players": self.players, "options": dict(self.options)}
+        if self.setup:
+            obj["setup"] = dict(self.setup)
+        return obj
+
+    @classmethod
+    def from_json(cls, obj: Any, where: str) -> "RecordHeader":
+        if not isinstance(obj, dict) or "tableref" not in obj:
+            raise UserError(f"{where}: not a tableref record header "
+                            '(expected {"tableref": 1, "game": ..., "players": ...})')
+        if obj["tableref"] != FORMAT_VERSION:
+            raise UserError(f"{where}: unsupported record version {obj['tableref']!r}")
+        options = obj.get("options") or {}
+        setup = obj.get("setup") or {}
+        try:
+            header = cls(obj.get("game"), obj.get("players"), options, setup)  # type: ignore[arg-type]
+            rules = make_ruleset(header.game, header.players, options)
+            rules.initial_state(setup)
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+        return header
+
+
+def _parse_line(text: str, where: str, last: bool) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        hint = "truncated line" if last and not text.endswith("\n") else "malformed JSON"
+        raise UserError(f"{where}: {hint} ({exc.msg} at column {exc.colno})") from None
+
+
+def read_record(path: str | pathlib.Path) -> tuple[RecordHeader, list[dict[str, Any]]]:
+    """Header and validated events of a record; UserError names file:line for any bad line."""
+    p = pathlib.Path(path)
+    try:
+        with open(p, encoding="utf-8", newline="") as fh:
+            lines = fh.readlines()
+    except FileNotFoundError:
+        raise UserError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{p}: is a directory, not a game record") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{p}: cannot read ({exc.__class__.__name__})") from None
+    numbered = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
+    if not numbered:
+        raise UserError(f"{p}: empty record (no header line)")
+    final = numbered[-1][0]
+    first_no, first = numbered[0]
+    header = RecordHeader.from_json(_parse_line(first, f"{p}:{first_no}", first_no == final),
+                                    f"{p}:{first_no}")
+    rules = make_ruleset(header.game, header.players, header.options)
+    events = []
+    for no, line in numbered[1:]:
+        where = f"{p}:{no}"
+        obj = _parse_line(line, where, no == final)
+        try:
+            events.append(validate_event(obj, header.players, rules.codes, header.game))
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+    return header, events
+
+
+class Journal:
+    """Append-only record of a live game: each event is on disk before append() returns."""
+
+    def __init__(self, path: pathlib.Path, fh: IO[str], header: RecordHeader,
+                 events: list[dict[str, Any]]) -> None:
+        self.path = path
+        self._fh = fh
+        self.header = header
+        self.events = events
+        self._rules = make_ruleset(header.game, header.players, header.options)
+
+    @classmethod
+    def create(cls, path: str | pathlib.Path, header: RecordHeader) -> "Journal":
+        p = pathlib.Path(path)
+        RecordHeader.from_json(header.to_json(), str(p))  # refuse a header we could not read back
+        try:
+            fh = open(p, "x", encoding="utf-8")
+        except FileExistsError:
+            raise UserError(f"{p}: already exists (use --resume to continue it)") from None
+        except OSError as exc:
+            raise UserError(f"{p}: cannot create ({exc.strerror})") from None
+        journal = cls(p, fh, header, [])
+        journal._write(header.to_json())
+        return journal
+
+    @classmethod
+    def open_append(cls, path: str | pathlib.Path) -> "Journal":
+        p = pathlib.Path(path)
+        header, events = read_record(p)
+        try:
+            fh = open(p, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"{p}: cannot append ({exc.strerror})") from None
+        return cls(p, fh, header, events)
+
+    def append(self, event: Mapping[str, Any]) -> None:
+        """Write one event (EventError, nothing written, if the record could not read it back)."""
+        validate_event(event, self.header.players, self._rules.codes, self.header.game)
+        self._write(dict(event))
+        self.events.append(dict(event))
+
+    def _write(self, obj: Mapping[str, Any]) -> None:
+        self._fh.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
