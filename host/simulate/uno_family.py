@@ -227,7 +227,10 @@ class UnoFamilySim(GameSim):
                 self.scores[winner] += pts
             else:
                 self.scores[seat] += pts
-            if i == len(revealers) - 1:
+            if i == len(revealers) - 1 or self.options["scoring"] == "winner_collects":
+                # winner_collects: the hand winner's score only grows, so the game is decided
+                # the moment it reaches the target (the referee says so at once; spec 5.5 does
+                # not pin the instant); cumulative_low must wait for every reveal.
                 self.check_game_end(winner)
             self.emit({"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])})
         if not self.game_over:
@@ -372,13 +375,18 @@ class UnoFamilySim(GameSim):
             done = self.matches(card) or len(self.hands[seat]) >= limit
             if single or done:
                 self.close_window(seat)
+                # the seat now owes the play of a drawn card (the engine reports it as
+                # play_or_pass, the phase after a draw; spec 1.6 names no other kind)
+                self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
                 self.mercy_check(seat)
+                if seat in self.eliminated or self.game_over:
+                    self.awaiting = []
                 self.emit({"type": "draw", "seat": seat, "count": drawn})
                 drawn = 0
             if done:
                 break
         if seat not in self.eliminated and not self.game_over:
-            self.play_card(seat, self.hands[seat][-1])
+            self.play_card(seat, self.hands[seat][-1])  # (play_card clears `awaiting`)
 
     def stack_cards(self, seat: int, p: dict[str, Any]) -> list[str]:
         """Cards the victim of a pending draw may answer with (6, 7.2, 8.4)."""
