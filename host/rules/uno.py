@@ -267,11 +267,11 @@ class UnoRules(Ruleset):
     # --- stacking -------------------------------------------------------------------------
     def stack_error(self, st: GameState, card: UnoCard) -> str | None:
         """Why `card` may not answer the pending draw (None: it may)."""
-        if st.challenge is not None:
-            return "must_draw"  # a lost challenge: the six cards are owed
         mode = self.stacking_mode()
         if mode == "none":
             return "must_draw"
+        if st.challenge is not None:
+            return "cannot_stack"  # a lost challenge: the six cards are owed, no stacking
         rank = card.rank
         if not draw_value(rank):
             return "cannot_stack"
@@ -497,6 +497,14 @@ class UnoRules(Ruleset):
         return first
 
     # --- buttons --------------------------------------------------------------------------
+    def gain(self, st: GameState, s: int, count: int) -> None:
+        """Seat `s` takes `count` cards: an earlier UNO call no longer covers it (C3)."""
+        st.hand_counts[s] += count
+        if st.uno_called == s:
+            st.uno_called = None
+        if st.uno_vulnerable == s and st.hand_counts[s] != 1:
+            st.uno_vulnerable = None
+
     def expected_drawer(self, st: GameState) -> int | None:
         if st.pending is not None:
             return st.pending[1]
@@ -522,7 +530,7 @@ class UnoRules(Ruleset):
             st.penalty[s] = owed_penalty - paid
             if not st.penalty[s]:
                 del st.penalty[s]
-            st.hand_counts[s] += paid
+            self.gain(st, s, paid)
             count -= paid
             if count == 0:
                 self.mercy(st)
@@ -533,7 +541,7 @@ class UnoRules(Ruleset):
                 return
             if not st.hand_over:
                 self.accept(st, s)
-            st.hand_counts[s] += count
+            self.gain(st, s, count)
             left = pend[2] - count if pend[0] == "draw" else 0
             if left > 0:
                 st.pending = ("draw", s, left)
@@ -548,13 +556,13 @@ class UnoRules(Ruleset):
             return
         if st.hand_over or s != st.current or any(st.awaits(k) for k in BLOCKING):
             if owed_penalty:
-                st.hand_counts[s] += count  # more than the penalty: trust the count
+                self.gain(st, s, count)  # more than the penalty: trust the count
                 self.mercy(st)
             else:
                 st.flag(s, "wrong_seat")
             return
         self.accept(st, s)
-        st.hand_counts[s] += count
+        self.gain(st, s, count)
         st.set_awaiting("play_or_pass", s)
         self.mercy(st)
 
