@@ -87,18 +87,39 @@ class UnoRules(Ruleset):
     def apply(self, st: GameState, ev: dict[str, Any]) -> None:
         etype = ev["type"]
         seat = ev.get("seat")
-        if etype != "end_turn" and (st.multi_seat is not None or st.absorb is not None):
+        owner = self.open_turn_owner(st)
+        if etype != "end_turn" and owner is not None:
             # a multi-card turn closes on any event by another seat (6, 7.2)
-            owner = st.multi_seat if st.multi_seat is not None else st.absorb[0]  # type: ignore[index]
             actor = seat if seat is not None else (st.current if etype == "card" else None)
             if actor != owner:
-                st.multi_seat = None
-                st.absorb = None
+                self.close_open_turn(st)
         handler = getattr(self, "on_" + etype, None)
         if handler is None:
             st.flag(seat, "wrong_seat")  # `out` is a 99-game button
             return
         handler(st, ev)
+
+    # --- multi-card turns: same number, Discard All, several stacked draw cards ------------
+    @staticmethod
+    def open_turn_owner(st: GameState) -> int | None:
+        if st.multi_seat is not None:
+            return st.multi_seat
+        if st.absorb is not None:
+            return st.absorb[0]
+        return st.stack_seat
+
+    @staticmethod
+    def close_open_turn(st: GameState) -> None:
+        st.multi_seat = None
+        st.absorb = None
+        st.stack_seat = None
+
+    def adds_to_own_stack(self, st: GameState, s: int | None, card: UnoCard) -> bool:
+        """stack_one_per_turn=false: the last stacker may add more draw cards to the count it
+        has just passed on (the victim stays the seat after it)."""
+        pend = st.pending
+        return (s is not None and st.stack_seat == s and pend is not None and pend[0] == "draw"
+                and not st.hand_over and self.stack_error(st, card) is None)
 
     # --- cards ----------------------------------------------------------------------------
     def on_card(self, st: GameState, ev: dict[str, Any]) -> None:
@@ -116,6 +137,9 @@ class UnoRules(Ruleset):
             st.top = code
             st.color = card.colour
             self.shed(st, s)
+            return
+        if self.adds_to_own_stack(st, s, card):
+            self.stack(st, s, card)  # type: ignore[arg-type]
             return
         if st.game_over or st.hand_over or not st.flipped or s is None or not st.active(s):
             st.flag(s, "out_of_turn")
@@ -250,6 +274,9 @@ class UnoRules(Ruleset):
             if rank == "wild_reverse_draw4" and not two:
                 self.flip_direction(st)
             self.start_draw(st, s, rank, draw_total or draw_value(rank))
+            if not last and self.opt.get("stack_one_per_turn", True) is False \
+                    and self.stacking_mode() != "none":
+                st.stack_seat = s  # may add more draw cards before the next seat acts
         else:  # plain wild, customizable wild
             st.current = st.adv(s, 1)
 
@@ -370,8 +397,7 @@ class UnoRules(Ruleset):
         if st.top is not None and parse_uno(st.top).colour is None:
             st.color = None  # C8: a final wild names no colour
         st.uno_vulnerable = None
-        st.multi_seat = None
-        st.absorb = None
+        self.close_open_turn(st)
         st.revealed = ()
         if st.pending is not None and st.pending[0] != "draw":
             st.pending = None  # C6: nothing but a draw is owed after the last card
@@ -439,6 +465,7 @@ class UnoRules(Ruleset):
         st.wd4_by = None
         st.stack_rank, st.stack_value, st.stacked = None, 0, False
         st.last_flip = False
+        self.close_open_turn(st)
 
     # --- the starting card ----------------------------------------------------------------
     def reflips(self, card: UnoCard) -> bool:
@@ -645,13 +672,11 @@ class UnoRules(Ruleset):
 
     def on_end_turn(self, st: GameState, ev: dict[str, Any]) -> None:
         seat = ev.get("seat")
-        owner = st.multi_seat if st.multi_seat is not None else (
-            st.absorb[0] if st.absorb is not None else None)
+        owner = self.open_turn_owner(st)
         if owner is None or (seat is not None and seat != owner):
             st.flag(seat, "wrong_seat")
             return
-        st.multi_seat = None
-        st.absorb = None
+        self.close_open_turn(st)
 
     # --- No Mercy's mercy rule (a no-op elsewhere) ------------------------------------------
     def mercy(self, st: GameState) -> None:
