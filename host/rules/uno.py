@@ -129,14 +129,14 @@ class UnoRules(Ruleset):
         if s is None:
             s = st.current
         if st.absorb is not None and s == st.absorb[0] and card.colour == st.absorb[1]:
-            self.shed(st, s)  # Discard All: same-colour cards leave the hand without effect
+            self.shed(st, st.absorb[0])  # Discard All: same-colour cards leave the hand without effect
             return
         if (st.multi_seat is not None and s == st.multi_seat and is_number_rank(card.rank)
                 and card.colour is not None and st.top is not None
                 and parse_uno(st.top).rank == card.rank):
             st.top = code
             st.color = card.colour
-            self.shed(st, s)
+            self.shed(st, st.multi_seat)
             return
         if self.adds_to_own_stack(st, s, card):
             self.stack(st, s, card)  # type: ignore[arg-type]
@@ -644,11 +644,12 @@ class UnoRules(Ruleset):
         ok = (self.challenge_allowed() and pend is not None and pend[0] == "draw"
               and pend[1] == s and st.wd4_by is not None and st.challenge is None
               and (not st.stacked or self.opt.get("wd4_challenge_in_stack", False)))
-        if not ok or s is None:
+        player = st.wd4_by
+        if not ok or s is None or player is None:
             st.flag(s, "wrong_seat")
             return
-        st.challenge = (s, st.wd4_by)
-        st.set_awaiting("challenge_result", st.wd4_by)
+        st.challenge = (s, player)
+        st.set_awaiting("challenge_result", player)
 
     def on_challenge_result(self, st: GameState, ev: dict[str, Any]) -> None:
         if st.challenge is None or not st.awaits("challenge_result"):
