@@ -748,8 +748,9 @@ class NoMercyRules(UnoRules):
                 st.pending = None
             if st.current == s:
                 st.current = st.adv(s, 1)
-        if st.active_count() == 1 and not st.game_over:
-            last = st.active_seats()[0]  # C11
+        if st.active_count() <= 1 and not st.game_over:
+            seats = st.active_seats()
+            last = seats[0] if seats else None  # C11
             st.hand_over = st.game_over = True
             st.hand_winner = st.winner = last
             st.current = None
