@@ -321,9 +321,13 @@ class UnoRules(Ruleset):
     def may_jump(self, st: GameState, s: int, card: UnoCard) -> bool:
         if st.top != card.code or not self.jump_enabled(card):
             return False
+        if s != st.current:
+            return True
+        # The victim of a draw answering with the identical card: when in-turn stacking takes
+        # it, it stacks; otherwise it is a jump-in / overtake (C12, C13).
         pend = st.pending
-        own_draw = pend is not None and pend[0] == "draw" and pend[1] == s
-        return s != st.current or own_draw
+        return (pend is not None and pend[0] == "draw" and pend[1] == s
+                and self.stack_error(st, card) is not None)
 
     def jump_in(self, st: GameState, s: int, card: UnoCard) -> None:
         """Play continues from the jumper as if it had played in turn (6, 8.3, C12, C13)."""
