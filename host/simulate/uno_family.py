@@ -156,10 +156,10 @@ class UnoFamilySim(GameSim):
             return False
         if card == "wild_draw4":
             return True
-        if card == "wild":
+        if is_wild(card) and card != "wild" and self.options["first_special_wild"] == "reflip":
+            return True
+        if is_wild(card):  # a plain Wild, or a special one treated as a plain Wild (as_wild)
             return self.options["first_wild"] == "reflip"
-        if is_wild(card):
-            return self.options["first_special_wild"] == "reflip"
         return False
 
     def flip(self) -> None:
