@@ -103,7 +103,8 @@ class GameState:
             self.penalty[seat] = self.penalty.get(seat, 0) + count
 
     def set_awaiting(self, kind: str, seat: int) -> None:
-        self.awaiting = self.awaiting + ((kind, seat),)
+        if (kind, seat) not in self.awaiting:
+            self.awaiting = self.awaiting + ((kind, seat),)
 
     def drop_awaiting(self, kind: str, seat: int | None = None) -> None:
         self.awaiting = tuple(a for a in self.awaiting
