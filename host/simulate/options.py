@@ -38,7 +38,7 @@ SUPPORTED: dict[str, Spec] = {
         "play2_dies_with_eliminated_seat": (True, (True,)),
     },
     "uno": {
-        "deck": ("108", ("108", "112_blank")),
+        "deck": ("108", ("108", "112_blank", "112_swap", "112_shuffle")),
         "target_score": (500, int),
         "scoring": ("winner_collects", ("winner_collects", "cumulative_low")),
         "first_reverse": ("dealer_first", ("dealer_first", "dealer_right_first")),
@@ -52,6 +52,18 @@ SUPPORTED: dict[str, Spec] = {
         "illegal_play_penalty": (0, (0,)),
         "play_drawn_card": ("may", ("may",)),
         "custom_wild_effect": ("plain_wild", ("plain_wild",)),
+        "shuffle_hands_last_card": ("redeal", ("redeal",)),
+        "swap_hands_last_card": ("goes_out", ("goes_out",)),
+        # house rules (spec 6)
+        "stacking": ("none", ("none", "same_type", "draw2_into_draw4", "any_draw")),
+        "stack_one_per_turn": (True, (True,)),
+        "wd4_challenge_in_stack": (False, (False,)),
+        "jump_in": (False, _BOOL),
+        "jump_in_wilds": (False, _BOOL),
+        "jump_in_action": ("cancel_and_replace", ("cancel_and_replace", "cumulative")),
+        "seven_zero": (False, _BOOL),
+        "draw_until_playable": (False, _BOOL),
+        "multi_same_number": (False, (False,)),
     },
     "uno_no_mercy": {
         "mercy_limit": (25, int),

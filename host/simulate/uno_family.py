@@ -32,6 +32,11 @@ class UnoFamilySim(GameSim):
         else:
             self.call_penalty, self.mistake_penalty = o["uno_penalty"], o["illegal_play_penalty"]
         self.challenges = (not self.nomercy) and o.get("wd4_challenge", True)
+        # UNO house rules (spec 6); No Mercy makes 7-0 and drawing until playable official
+        self.stacking: str = o.get("stacking", "none")
+        self.jump_in: bool = o.get("jump_in", False)
+        self.seven_zero: bool = self.nomercy or o.get("seven_zero", False)
+        self.draw_until: bool = self.nomercy or o.get("draw_until_playable", False)
         self.hands: list[list[str]] = [[] for _ in range(self.n)]
         self.draw_pile: list[str] = []
         self.discard: list[str] = []
@@ -156,10 +161,10 @@ class UnoFamilySim(GameSim):
             return False
         if card == "wild_draw4":
             return True
-        if card == "wild":
+        if is_wild(card) and card != "wild" and self.options["first_special_wild"] == "reflip":
+            return True
+        if is_wild(card):  # a plain Wild, or a special one treated as a plain Wild (as_wild)
             return self.options["first_wild"] == "reflip"
-        if is_wild(card):
-            return self.options["first_special_wild"] == "reflip"
         return False
 
     def flip(self) -> None:
@@ -267,14 +272,20 @@ class UnoFamilySim(GameSim):
                 target = self.rng.choice(targets)
                 self.emit({"type": "catch", "seat": catcher, "target": target},
                           {"seat": catcher, "reason": "invalid_catch"})
-        if self.ena and self.top and not is_wild(self.top) and not self.top_from_flip \
-                and self.chance(0.35):
+        if self.may_jump_on_top() and self.chance(0.35):
             takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
             if takers:
-                self.play_card(self.rng.choice(takers), self.top)  # overtake (8.3)
+                # Ena overtake (8.3) / UNO jump-in (6)
+                self.play_card(self.rng.choice(takers), self.top, jump=True)
                 return
         if self.misplay_now(0.5):
             self.out_of_turn_misplay()
+
+    def may_jump_on_top(self) -> bool:
+        """Could a seat out of turn play a card identical to the top now? (8.3, 6)"""
+        if not (self.ena or self.jump_in) or self.top is None or self.top_from_flip:
+            return False
+        return not is_wild(self.top) or (self.jump_in and self.options["jump_in_wilds"])
 
     def out_of_turn_misplay(self) -> None:
         others = [s for s in self.active() if s != self.current and self.hands[s]]
@@ -286,6 +297,8 @@ class UnoFamilySim(GameSim):
             reason = "not_identical_out_of_turn"
         else:
             cards, reason = list(self.hands[seat]), "out_of_turn"
+            if self.jump_in:  # an identical card would be a legal jump-in
+                cards = [c for c in cards if c != self.top]
         if cards:
             self.illegal_card(seat, self.rng.choice(cards), reason)
 
@@ -331,7 +344,7 @@ class UnoFamilySim(GameSim):
         legal = [c for c in hand if self.matches(c)]
         honest = [c for c in legal if c != "wild_draw4"
                   or not any(color_of(h) == self.color for h in hand)]
-        if legal and (self.nomercy or self.chance(0.92)):
+        if legal and (self.draw_until or self.chance(0.92)):
             pool = honest if honest and not self.chance(0.3) else legal  # 0.3: sometimes bluff a WD4
             tame = [c for c in pool if not is_wild(c)]
             card = self.rng.choice(tame if tame and self.chance(0.7) else pool)
@@ -340,13 +353,14 @@ class UnoFamilySim(GameSim):
                 self.play_card(seat, card, called=True)
             else:
                 self.play_card(seat, card)
-        elif self.nomercy:
+        elif self.draw_until:
             self.draw_until_playable(seat)
         else:
             self.voluntary_draw(seat)
 
     def exchanges(self, card: str) -> bool:
-        return self.nomercy and rank_of(card) in ("7", "0", "discard_all")
+        return (self.seven_zero and rank_of(card) in ("7", "0")) or rank_of(card) in (
+            "discard_all", "wild_swap_hands", "wild_shuffle_hands")
 
     def voluntary_draw(self, seat: int) -> None:
         card = self.draw_one()
@@ -364,8 +378,8 @@ class UnoFamilySim(GameSim):
             self.emit({"type": "pass", "seat": seat})
 
     def draw_until_playable(self, seat: int) -> None:
-        """No Mercy (7.2): draw until a playable card comes, then play it."""
-        limit = self.options["mercy_limit"]
+        """No Mercy (7.2) / draw_until_playable (6): draw until a playable card comes, play it."""
+        limit = self.options["mercy_limit"] if self.nomercy else 10**9
         single = self.chance(0.3)
         drawn = 0
         while True:
@@ -400,20 +414,27 @@ class UnoFamilySim(GameSim):
         if self.ena:
             return [c for c in hand if rank_of(c) == p["rank"] and c != "wild_draw4"] \
                 if p["rank"] == "draw2" else [c for c in hand if c == p["rank"] == "wild_draw4"]
-        return []
+        ranks = {"none": (), "any_draw": ("draw2", "wild_draw4"),
+                 "same_type": (p["rank"],),
+                 "draw2_into_draw4": ("draw2", "wild_draw4") if p["rank"] == "draw2"
+                 else ("wild_draw4",)}[self.stacking]
+        return [c for c in hand if rank_of(c) in ranks]
 
     def victim_turn(self, seat: int, p: dict[str, Any]) -> None:
         answers = self.stack_cards(seat, p)
         if self.misplay_now(0.5):
-            # (an Ena card of the pending draw's own kind would be an overtake or a stack, C13)
+            # (an Ena card of the pending draw's own kind would be an overtake or a stack, C13;
+            # a jump-in by the victim itself is left alone: spec 6 does not say what it does)
             wrong = [c for c in self.hands[seat] if c not in answers
-                     and not (self.ena and rank_of(c) == p["rank"])]
+                     and not (self.ena and rank_of(c) == p["rank"])
+                     and not (self.jump_in and c == self.top)]
             if wrong:
                 card = self.rng.choice(wrong)
                 if self.nomercy:
                     reason = "stack_value_too_low" if draw_value(card) else "cannot_stack"
-                else:
-                    reason = "cannot_stack" if self.ena else "must_draw"
+                else:  # 1.7: must_draw with stacking off, cannot_stack with it on
+                    stacking_on = self.ena or self.stacking != "none"
+                    reason = "cannot_stack" if stacking_on else "must_draw"
                 self.illegal_card(seat, card, reason)
                 return
         if answers and self.chance(0.7):
@@ -495,11 +516,14 @@ class UnoFamilySim(GameSim):
             self.current = self.adv(seat)
 
     # ------------------------------------------------------------ a card is played
-    def play_card(self, seat: int, card: str, called: bool = False) -> None:
-        """A legal card from `seat` (in turn, stacked, or an Ena overtake)."""
+    def play_card(self, seat: int, card: str, called: bool = False, jump: bool = False) -> None:
+        """A legal card from `seat`: in turn, stacked, or out of turn as an Ena overtake or a
+        UNO jump-in (`jump`)."""
         hand = self.hands[seat]
         guilty = card == "wild_draw4" and any(color_of(c) == self.color for c in hand if c != card)
         prev = self.pending if self.pending and self.pending["kind"] == "draw" else None
+        if jump and not self.ena and self.options["jump_in_action"] == "cancel_and_replace":
+            prev = None  # C12: the jumped-on draw (the whole stack) is cancelled
         hand.remove(card)
         self.discard.append(card)
         self.close_window(seat)
@@ -520,7 +544,7 @@ class UnoFamilySim(GameSim):
         if dv:
             victim = self.adv(seat)
             count = dv + (prev["count"] if prev else 0)
-            challengeable = seat if card == "wild_draw4" and prev is None else None
+            challengeable = seat if card == "wild_draw4" and prev is None and not jump else None
             self.pending = self.new_draw(victim, count, card, challengeable, guilty)
             self.current = victim
         elif rank == "skip":
@@ -535,22 +559,35 @@ class UnoFamilySim(GameSim):
             self.current = victim
         else:
             self.current = self.adv(seat)
+        if rank == "wild_shuffle_hands":
+            # 5.3: the redeal includes the player, so it is never out by it (A16) ...
+            out = False
+            emptied = self.shuffle_hands(seat)
+            if emptied is not None:  # ... unless the deal skips a seat, which wins (C18)
+                self.go_out(emptied)
+                self.emit({"type": "card", "seat": seat, "card": card})
+                return
         if out:
             self.go_out(seat)
             self.emit({"type": "card", "seat": seat, "card": card})
             return
         if rank == "wild_color_roulette":
             self.awaiting = [{"kind": "color", "seat": self.current}]
+        elif rank == "wild_swap_hands":
+            self.awaiting = [{"kind": "target", "seat": seat}, {"kind": "color", "seat": seat}]
         elif is_wild(card):
             self.awaiting = [{"kind": "color", "seat": seat}]
-        elif self.nomercy and rank == "7":
+        elif self.seven_zero and rank == "7":
             self.awaiting = [{"kind": "target", "seat": seat}]
-        elif self.nomercy and rank == "0":
+        elif self.seven_zero and rank == "0":
             self.rotate_hands()
         self.emit({"type": "card", "seat": seat, "card": card})
-        if is_wild(card) and rank != "wild_color_roulette":
+        if rank == "wild_swap_hands":  # 5.3: target first, then the colour
+            self.swap_with_target(seat)
             self.name_color(seat)
-        elif self.nomercy and rank == "7":
+        elif is_wild(card) and rank != "wild_color_roulette":
+            self.name_color(seat)
+        elif self.seven_zero and rank == "7":
             self.swap_with_target(seat)
         elif self.nomercy and rank == "discard_all":
             self.discard_all(seat, color_of(card))
@@ -582,13 +619,33 @@ class UnoFamilySim(GameSim):
         self.hands = moved
         self.vulnerable = None  # C5: a hand exchange makes nobody vulnerable
 
+    def shuffle_hands(self, seat: int) -> int | None:
+        """Wild Shuffle Hands (5.3): every hand is collected, shuffled and dealt one at a time
+        from the player's left neighbour round in seat order. Returns the seat that goes out
+        by getting no card (C18: the first in play order after the player), else None."""
+        seats = self.active()
+        pool = [c for s in seats for c in self.hands[s]]
+        self.rng.shuffle(pool)
+        order = [s for s in ((seat + 1 + i) % self.n for i in range(self.n)) if s in seats]
+        for s in seats:
+            self.hands[s] = []
+        for i, c in enumerate(pool):
+            self.hands[order[i % len(order)]].append(c)
+        self.vulnerable = None  # C5
+        s = seat
+        for _ in seats:
+            s = self.adv(s)
+            if not self.hands[s]:
+                return s
+        return None
+
     def swap_with_target(self, seat: int) -> None:
         others = [s for s in self.active() if s != seat]
         fewest = min(len(self.hands[s]) for s in others)
         target = self.rng.choice([s for s in others if len(self.hands[s]) == fewest]
                                  if self.chance(0.7) else others)
         self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
-        self.awaiting = []
+        self.awaiting = [a for a in self.awaiting if a["kind"] != "target"]
         self.vulnerable = None  # C5
         self.emit({"type": "target", "seat": seat, "target": target})
 
