@@ -14,7 +14,7 @@ from tableref.errors import UserError
 from tableref.record import Journal, RecordHeader, read_record
 from tableref.referee import Referee
 
-from _paths import VECTORS
+from rules_paths import VECTORS
 
 _EXE = pathlib.Path(sys.executable).parent / "tableref"
 CLI = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "tableref"]
