@@ -67,7 +67,9 @@ class HostSession:
         self.heartbeat_ms = heartbeat_ms
         self.quiet_ms = quiet_ms
         self.reorder_ms = reorder_ms
-        self.applied = set(applied or ())  # (boot_id, n) already applied: ack, never deliver
+        self.applied = set()  # (boot_id, n) already applied: ack, never deliver
+        if applied:
+            self.applied.update(applied)
         self.delivered = set()  # handed to the caller, BACK waits for confirm()
         self._next_n = {}  # boot_id -> the n expected next (in-order delivery)
         for boot, n in self.applied:
