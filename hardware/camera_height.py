@@ -104,22 +104,7 @@ def main(argv: list[str] | None = None) -> int:
               f"(card short side {MIN_CARD_PX:g} px, pile zone {pile_px(args.width, args.fov, d):.0f} px)")
         return 0
     block = markdown()
-    if not (args.write or args.check):
-        print(block)
-        return 0
-    text = README_PATH.read_text(encoding="utf-8")
-    try:
-        readme_blocks.find(text, BLOCK, SCRIPT)
-    except ValueError as exc:
-        print(f"{README_PATH}: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        if readme_blocks.extract(text, BLOCK, SCRIPT) != block:
-            print(f"{README_PATH}: camera table out of date; run python {SCRIPT} --write", file=sys.stderr)
-            return 1
-        return 0
-    README_PATH.write_text(readme_blocks.replace(text, BLOCK, SCRIPT, block), encoding="utf-8")
-    return 0
+    return readme_blocks.publish(README_PATH, BLOCK, SCRIPT, block, args.write, args.check, "camera table")
 
 
 if __name__ == "__main__":

@@ -116,23 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--check", action="store_true", help="exit 1 if the README is stale")
     args = parser.parse_args(argv)
     block = markdown(load_config())
-    if not (args.write or args.check):
-        print(block)
-        return 0
-    text = README_PATH.read_text(encoding="utf-8")
-    try:
-        readme_blocks.find(text, BLOCK, SCRIPT)
-    except ValueError as exc:
-        print(f"{README_PATH}: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        if readme_blocks.extract(text, BLOCK, SCRIPT) != block:
-            print(f"{README_PATH}: power budget is out of date; run python hardware/power_budget.py --write",
-                  file=sys.stderr)
-            return 1
-        return 0
-    README_PATH.write_text(readme_blocks.replace(text, BLOCK, SCRIPT, block), encoding="utf-8")
-    return 0
+    return readme_blocks.publish(README_PATH, BLOCK, SCRIPT, block, args.write, args.check, "power budget")
 
 
 if __name__ == "__main__":
