@@ -122,5 +122,24 @@ def jitter_quad(quad: np.ndarray, rng: np.random.Generator, amount: float = 0.02
     return (quad + rng.normal(0, amount * size, quad.shape)).astype(np.float32)
 
 
+def misplace_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """An outline that covers only part of the card, or the card and much table around it."""
+    c = quad.mean(axis=0)
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    kind = rng.integers(0, 3)
+    if kind == 0:    # shifted by a third to two thirds of the card
+        off = u * rng.uniform(-0.6, 0.6) + v * rng.uniform(-0.6, 0.6)
+        if np.linalg.norm(off) < 0.3 * np.linalg.norm(u):
+            off = off / (np.linalg.norm(off) + 1e-6) * 0.4 * np.linalg.norm(u)
+        out = quad + off
+    elif kind == 1:  # a part of the card (corner or half)
+        f = rng.uniform(0.4, 0.65)
+        anchor = quad[int(rng.integers(4))]
+        out = anchor + (quad - anchor) * f
+    else:            # far too large
+        out = c + (quad - c) * rng.uniform(1.5, 2.2)
+    return out.astype(np.float32)
+
+
 __all__ = ["random_table", "paste", "card_quad", "camera_effects", "render_scene", "training_codes",
-           "jitter_quad", "STYLES", "card_size"]
+           "jitter_quad", "misplace_quad", "STYLES", "card_size"]

@@ -166,20 +166,24 @@ def _expand_field(quad: np.ndarray) -> np.ndarray:
 
 
 def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
-    """How much the rectified card looks like a card: a uniform light border ring, and a
-    difference between inside and just outside."""
+    """How much the rectified outline looks like a card face: a uniform light border ring
+    that differs from the printed field just inside it, and structure (oval, symbol) inside."""
     small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
     ring = np.ones((50, 32), bool)
-    ring[3:-3, 3:-3] = False
-    ring_px = small[ring]
+    ring[2:-2, 2:-2] = False
+    inner_ring = np.zeros((50, 32), bool)
+    inner_ring[4:-4, 4:-4] = True
+    inner_ring[7:-7, 7:-7] = False
+    ring_px, in_px = small[ring], small[inner_ring]
     v = ring_px.max(axis=1)
-    s = (ring_px.max(axis=1) - ring_px.min(axis=1)) / np.maximum(v, 1)
+    s = (v - ring_px.min(axis=1)) / np.maximum(v, 1)
     white = float(np.mean((s < 0.35) & (v > 60)))
     uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
-    # a face has structure inside (oval, symbol); an empty patch of table does not
+    # border vs field: per-pixel colour distance between the two rings' medians
+    contrast = float(np.clip(np.linalg.norm(np.median(ring_px, 0) - np.median(in_px, 0)) / 80, 0, 1))
     inner = small[8:-8, 6:-6]
     structure = float(np.clip(inner.std() / 40, 0, 1))
-    return 0.45 * white + 0.25 * uniform + 0.3 * structure
+    return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
 
 
 def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
@@ -201,9 +205,15 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     # 3. saturated or bright: card field+border against a dull table
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
+    # 4./5. the saturated printed field. On clone decks the white oval cuts it in two
+    # halves, so a wide closing joins them (two scales: small and large cards).
     sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
-    masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
+    for k in (7, 21):
+        masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
     return masks
+
+
+FIELD_MASKS = 2  # the last masks outline the printed field, not the whole card
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -231,11 +241,13 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
             quad = _quad_from_contour(c)
             if quad is None:
                 continue
-            shape = _shape_score(c, quad)
+            is_field = mi >= len(masks) - FIELD_MASKS
+            # a clone-deck field is two halves around the oval: judge its hull
+            shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
             if shape < 0.25:
                 continue
             cands.append((shape, quad))
-            if mi == len(masks) - 1:  # saturated field: the card extends beyond it
+            if is_field:  # printed field: the card extends beyond it
                 cands.append((shape * 0.95, _expand_field(quad)))
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
@@ -248,8 +260,8 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     for shape, quad in cands:
         q = order_quad(quad)
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
-        look = 0.6 * _border_score(work, q) + 0.4 * _edge_support(grad, q)
-        score = shape * (0.3 + 0.7 * look) * (0.85 + 0.15 * min(1.0, size / 0.3))
+        look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
+        score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
         scored.append((score, q))
     scored.sort(key=lambda t: -t[0])
     kept: list[tuple[float, np.ndarray]] = []

@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r4"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r6"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -80,14 +80,15 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
     """Render every code in every style onto random tables, warp it back the way the finder
     would (with corner errors), and keep the features. Also card backs and bare table."""
     from .cardface import UNO_STYLES, is_ninety_nine, render_back, render_card  # noqa: F401
-    from .classify_training import camera_effects, card_quad, jitter_quad, paste, random_table, training_codes
+    from .classify_training import (camera_effects, card_quad, jitter_quad, misplace_quad, paste, random_table,
+                                    training_codes)
 
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
     labels: list[str] = []
     codes: list[str] = []
 
-    def add(face: np.ndarray | None, label: str, code: str) -> None:
+    def add(face: np.ndarray | None, label: str, code: str, misplaced: bool = False) -> None:
         w, h = int(rng.integers(200, 360)), int(rng.integers(160, 280))
         scene = random_table(rng, h, w)
         short = float(rng.uniform(0.28, 0.5) * min(w, h))
@@ -95,7 +96,8 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
         if face is not None:
             scene = paste(scene, face, quad)
         img = camera_effects(scene, rng)
-        xs.append(features(warp_card(img, jitter_quad(quad, rng))))
+        look = misplace_quad(quad, rng) if misplaced else jitter_quad(quad, rng)
+        xs.append(features(warp_card(img, look)))
         labels.append(label)
         codes.append(code)
 
@@ -110,6 +112,13 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
             add(render_back(style, 200), BACK_LABEL, "")
     for _ in range(per_code * 20):
         add(None, NONE_LABEL, "")
+    # an outline around part of a card (half a clone field, a corner, card plus table) is
+    # not a card: the finder proposes such outlines, the classifier must turn them down
+    codes_all = training_codes()
+    for _ in range(per_code * 40):
+        code = codes_all[int(rng.integers(len(codes_all)))]
+        style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
+        add(render_card(code, style, 200, rng), NONE_LABEL, "", misplaced=True)
     return Profile("builtin", np.stack(xs), labels, codes, {"version": BUILTIN_VERSION, "seed": seed})
 
 

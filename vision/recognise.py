@@ -20,7 +20,7 @@ from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_pro
 # Below these the answer is "unknown". Chosen on rendered cards and checked on the dev photos.
 MIN_CONFIDENCE = 0.45
 MIN_SIMILARITY = 0.55
-CANDIDATES = 3   # card outlines tried per image, best first
+CANDIDATES = 5   # card outlines tried per image, best first
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,17 @@ class Recogniser:
         return code, conf
 
     def identify(self, image_bgr: np.ndarray) -> Recognition:
+        """The top card: among the best few outlines, the one whose outline score times
+        classification confidence is highest."""
         best = Recognition(None, 0.0, None)
+        best_score = -1.0
         for cand in find_cards(image_bgr)[:CANDIDATES]:
             warped = warp_card(image_bgr, cand.quad, (CANON_W, CANON_H))
             code, conf, _ = self._classify(warped)
-            conf *= 0.5 + 0.5 * min(1.0, cand.score / 0.5)
-            if code is not None and conf >= MIN_CONFIDENCE:
-                return Recognition(code, conf, cand.quad)
-            if best.quad is None:
+            score = conf * (0.4 + 0.6 * min(1.0, cand.score / 0.6))
+            if code is not None and score > best_score:
+                best, best_score = Recognition(code, conf, cand.quad), score
+            elif best.quad is None:
                 best = Recognition(None, conf, cand.quad)
         return best
 
