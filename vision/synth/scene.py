@@ -243,7 +243,7 @@ class SynthScene:
         lroi = light[y0:y1, x0:x1]
         premult *= lroi[..., None]
         # the hand's shadow on the table, cast by a light above and to one side
-        small = cv2.resize(alpha, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(alpha, (max(1, (x1 - x0) // 4), max(1, (y1 - y0) // 4)), interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (0, 0), max(1.0, 0.05 * u))
         sh = cv2.resize(small, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
         off = max(1, int(0.12 * u))

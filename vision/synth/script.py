@@ -256,7 +256,9 @@ class ScriptBuilder:
         end = release + self.frames(0.4, 0.7)
         a = Action(kind, seat, card, pose, start, arrive, release, end, entry, grip, exit_,
                    float((pose.angle if pose else 0.0) + rng.uniform(-40, 40)),
-                   float(rng.uniform(0.03, 0.08) * u) if linger else 0.0, HandLook.random(rng))
+                   # hands are never quite still: a slow drift while they hover or linger
+                   float(rng.uniform(0.03, 0.08) * u) if linger else float(rng.uniform(0.01, 0.04) * u),
+                   HandLook.random(rng))
         if kind == "land":
             assert card is not None and pose is not None
             self.pile.append((card, pose))
