@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.vision.find_card import warp_card
+from tableref.vision.find_card import order_quad, warp_card
 
 Box = tuple[int, int, int, int]
 
@@ -42,12 +42,33 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         return Reading(None, 0.0, None)
     x0, y0, x1, y1 = box
     crop = frame_bgr[y0:y1, x0:x1]
+    candidates = []
     quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(crop)]
-    if not quads:
-        return Reading(None, 0.0, None)
-    scores = [_coverage(q, changed) for q in quads]
-    # outlines come top card first; prefer the earliest among those that cover the change well
-    best = max(range(len(quads)), key=lambda i: (round(scores[i], 1), -i))
-    quad = quads[best]
-    card, confidence = recogniser.classify_card(warp_card(crop, quad))
-    return Reading(card, float(confidence), quad + np.array([x0, y0], np.float32))
+    if quads:
+        scores = [_coverage(q, changed) for q in quads]
+        # outlines come top card first; keep those whose edges changed, best covered first
+        order = sorted(range(len(quads)), key=lambda i: (-round(scores[i], 1), i))
+        candidates += [quads[i] for i in order[:3] if scores[i] >= 0.3]
+    own = quad_from_change(changed)
+    if own is not None:
+        candidates.append(own)
+    best_reading = Reading(None, 0.0, candidates[0] + np.array([x0, y0], np.float32) if candidates else None)
+    for quad in candidates:
+        card, confidence = recogniser.classify_card(warp_card(crop, quad))
+        if card is not None and (best_reading.card is None or confidence > best_reading.confidence):
+            best_reading = Reading(card, float(confidence), quad + np.array([x0, y0], np.float32))
+    return best_reading
+
+
+def quad_from_change(changed: np.ndarray) -> np.ndarray | None:
+    """The new top card's outline from where the pile changed: the smallest rectangle around
+    the largest changed piece (the card finder may miss a card lying on others)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    if count < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))
+    (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
+    if min(w, h) < 8:
+        return None
+    return order_quad(cv2.boxPoints(((cx, cy), (w, h), angle)))
