@@ -77,3 +77,19 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
             s.extra += 1
             s.extras.append(f"{name}: {r['event']} {r['card']} at frame {r['frame']}")
     return s
+
+
+def watch_events(spec: str, recogniser: object = None) -> list[dict]:
+    """Run a PileWatcher over a source spec (file, folder, synth:...) and return its events as dicts."""
+    from tableref.vision.sources import open_source
+    from tableref.vision.watcher import PileWatcher
+
+    watcher = PileWatcher(recogniser)
+    source = open_source(spec)
+    out: list[dict] = []
+    try:
+        for frame in source:
+            out += [e.as_json() for e in watcher.feed(frame.index, frame.t, frame.image)]
+    finally:
+        source.close()
+    return out
