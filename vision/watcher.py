@@ -48,7 +48,6 @@ class WatcherConfig:
     min_settle_frames: int = 2
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
     change_frac: float = 0.0025  # changed pixels vs the pile image that make a new pile state
-    broad_threshold: float = 0.2  # same, on the broad ratio used to see whole arms
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 1.0  # a still change touching the region edge: widen the region
     absorb_after_s: float = 4.0  # ... and when the whole frame is watched, accept it as background
