@@ -56,6 +56,7 @@ def round_trips(link: BoardLink, snaps: list[Snapshot], wait_s: float) -> tuple[
             if time.perf_counter() > deadline:
                 raise SystemExit("no ACK within 30 s: the board is not answering")
         rtts.append((time.perf_counter() - t0) * 1000)
+        assert link.session.current is not None
         sizes.append(len(link.session.current.encode()))
     return rtts, sizes
 
@@ -68,7 +69,7 @@ def report(name: str, rtts: list[float]) -> float:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=200, help="snapshots per board (default 200)")
     args = ap.parse_args()
     snaps = snapshots(args.n)

@@ -50,8 +50,8 @@ class SerialTransport:
         self.name = url
         try:
             # exclusive: two programs reading one board would each get half of the frames
-            kwargs = {"exclusive": True} if "://" not in url else {}
-            self.ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=WRITE_TIMEOUT_S, **kwargs)
+            self.ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=WRITE_TIMEOUT_S,
+                                             exclusive=True if "://" not in url else None)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise open_error(url, exc) from None
         try:

@@ -167,7 +167,9 @@ class Firmware:
         self.stderr = b""
         self._lock = threading.Lock()
         env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
-        self.proc = subprocess.Popen([micropython_exe(), str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
+        exe = micropython_exe()
+        assert exe is not None, skip_reason()
+        self.proc = subprocess.Popen([exe, str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self._reader = threading.Thread(target=self._read_stdout, daemon=True)
         self._reader.start()

@@ -58,9 +58,9 @@ def test_plan_refuses_a_folder_without_main(tmp_path: pathlib.Path) -> None:
 
 
 def test_resolve_port() -> None:
-    from types import SimpleNamespace
+    from test_ports_and_urls import FakePort
 
-    pico = SimpleNamespace(device="/dev/ttyACM7", vid=0x2E8A, pid=0x0005, serial_number="S1", description="")
+    pico = FakePort("/dev/ttyACM7", 0x2E8A, 0x0005, "S1", "")
     assert resolve_port("auto", [pico]) == "/dev/ttyACM7"
     assert resolve_port("rfc2217://localhost:4000", []) == "rfc2217://localhost:4000"
     with pytest.raises(UserError, match="no board found"):

@@ -57,7 +57,7 @@ class ButtonEvent:
 
 
 class HostSession:
-    def __init__(self, epoch: str, now_ms: int, applied: "set | None" = None,
+    def __init__(self, epoch: str, now_ms: int, applied: "set[tuple[str, int]] | None" = None,
                  heartbeat_ms: int = HEARTBEAT_MS, quiet_ms: int = QUIET_MS,
                  reorder_ms: int = REORDER_MS):
         if len(epoch) != 8:
@@ -67,9 +67,10 @@ class HostSession:
         self.heartbeat_ms = heartbeat_ms
         self.quiet_ms = quiet_ms
         self.reorder_ms = reorder_ms
-        self.applied = set(applied or ())  # (boot_id, n) already applied: ack, never deliver
-        self.delivered = set()  # handed to the caller, BACK waits for confirm()
-        self._next_n = {}  # boot_id -> the n expected next (in-order delivery)
+        # (boot_id, n) already applied: ack, never deliver
+        self.applied: "set[tuple[str, int]]" = set(applied) if applied else set()
+        self.delivered: "set[tuple[str, int]]" = set()  # handed to the caller, BACK waits for confirm()
+        self._next_n: "dict[str, int]" = {}  # boot_id -> the n expected next (in-order delivery)
         for boot, n in self.applied:
             self._next_n[boot] = max(self._next_n.get(boot, 1), n + 1)
         self._held = {}  # (boot_id, n) -> [ButtonEvent, first seen ms]: waiting for earlier ones
