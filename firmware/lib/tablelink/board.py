@@ -27,8 +27,9 @@ MAX_OUTSTANDING = 32  # unacked button events kept; beyond that the oldest is gi
 
 
 class BoardSession:
-    def __init__(self, boot_id, board, pixels, fw, now_ms, link_timeout_ms=LINK_TIMEOUT_MS,
-                 hello_ms=HELLO_MS, resend_ms=RESEND_MS):
+    def __init__(self, boot_id: str, board: str, pixels: int, fw: str, now_ms: int,
+                 link_timeout_ms: int = LINK_TIMEOUT_MS, hello_ms: int = HELLO_MS,
+                 resend_ms: int = RESEND_MS):
         self.hi = Hi(boot_id, board, pixels, fw)
         self.boot_id = boot_id
         self.link_timeout_ms = link_timeout_ms
@@ -47,7 +48,7 @@ class BoardSession:
         self.gave_up = 0    # button events dropped because too many were outstanding
 
     # -- inputs -------------------------------------------------------------------------
-    def feed(self, data, now_ms):
+    def feed(self, data: bytes, now_ms: int) -> bytes:
         """Bytes from the host; returns the bytes to send back."""
         out = []
         for fields in self.reader.feed(data):
@@ -80,7 +81,7 @@ class BoardSession:
         self.shown = snap
         self.shown_count += 1
 
-    def press(self, button, press, arg, now_ms):
+    def press(self, button: str, press: str, arg: "str | None", now_ms: int) -> bytes:
         """Queue a button event; returns the first sending of its frame."""
         if button not in BUTTONS or press not in PRESSES:
             raise ValueError("bad button event: %r %r" % (button, press))
@@ -94,7 +95,7 @@ class BoardSession:
         self._pending.append([self._n, frame, now_ms])
         return frame
 
-    def tick(self, now_ms):
+    def tick(self, now_ms: int) -> bytes:
         """Time passes; returns what is due (HI while waiting for a first SNAP, BTN resends)."""
         out = []
         # the first HI always goes out, even if a SNAP beat the first tick
@@ -109,10 +110,10 @@ class BoardSession:
         return b"".join(out)
 
     # -- state --------------------------------------------------------------------------
-    def lost(self, now_ms):
+    def lost(self, now_ms: int) -> bool:
         """True if no valid frame from the host arrived for link_timeout_ms."""
         return now_ms - self.last_rx_ms >= self.link_timeout_ms
 
-    def outstanding(self):
+    def outstanding(self) -> "list[int]":
         """Numbers n of the button events not yet acknowledged, oldest first."""
         return [p[0] for p in self._pending]

@@ -21,7 +21,7 @@ def _make_table():
 _TABLE = _make_table()
 
 
-def crc16(data, crc=0xFFFF):
+def crc16(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE of `data` (bytes-like); same result as binascii.crc_hqx(data, crc)."""
     table = _TABLE
     for b in data:

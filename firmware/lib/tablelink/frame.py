@@ -15,7 +15,7 @@ _STAR = 0x2A
 _COMMA = 0x2C
 
 
-def field_ok(text):
+def field_ok(text: str) -> bool:
     """True if `text` (str) may be a field: printable ASCII without `$ * ,`; may be empty."""
     for ch in text:
         o = ord(ch)
@@ -24,7 +24,7 @@ def field_ok(text):
     return True
 
 
-def encode(fields):
+def encode(fields: list) -> bytes:
     """One frame (bytes) for `fields` (a TYPE str then field values; ints are formatted).
 
     Raises ValueError for a field the protocol cannot carry or a frame over MAX_LINE.
@@ -49,7 +49,7 @@ BAD_PARSE = 1
 BAD_CRC = 2
 
 
-def decode(content):
+def decode(content: bytes) -> "list[str] | int":
     """Fields (list of str) of one line's content between `$` and `\\n`, or BAD_PARSE / BAD_CRC.
 
     A single trailing `\\r` is tolerated (a terminal may add it); nothing else is.
@@ -93,15 +93,15 @@ class FrameReader:
         self.noise = 0
 
     @property
-    def dropped(self):
+    def dropped(self) -> int:
         """Lines dropped for any reason."""
         return self.bad_parse + self.bad_crc + self.overflow + self.resync
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget a partial frame (e.g. after the port was reopened)."""
         self._buf = None
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> "list[list[str]]":
         if not isinstance(data, bytes):
             data = bytes(data)
         out = []

@@ -72,7 +72,7 @@ class _Message:
     def __repr__(self):
         return "%s%r" % (type(self).__name__, self._key())
 
-    def encode(self):
+    def encode(self) -> bytes:
         """This message as one frame (bytes)."""
         return _encode_fields(self.to_fields())
 
@@ -85,7 +85,7 @@ class Hi(_Message):
     TYPE = "HI"
     _ATTRS = ("proto", "boot_id", "board", "pixels", "fw")
 
-    def __init__(self, boot_id, board, pixels, fw, proto=PROTO):
+    def __init__(self, boot_id: str, board: str, pixels: int, fw: str, proto: int = PROTO):
         self.proto = proto
         self.boot_id = boot_id
         self.board = board
@@ -108,7 +108,7 @@ class Ack(_Message):
     TYPE = "ACK"
     _ATTRS = ("epoch", "seq")
 
-    def __init__(self, epoch, seq):
+    def __init__(self, epoch: str, seq: int):
         self.epoch = epoch
         self.seq = seq
 
@@ -126,7 +126,7 @@ class Btn(_Message):
     TYPE = "BTN"
     _ATTRS = ("boot_id", "n", "button", "press", "arg")
 
-    def __init__(self, boot_id, n, button, press, arg=None):
+    def __init__(self, boot_id: str, n: int, button: str, press: str, arg: "str | None" = None):
         self.boot_id = boot_id
         self.n = n
         self.button = button
@@ -165,7 +165,7 @@ class Back(_Message):
     TYPE = "BACK"
     _ATTRS = ("boot_id", "n")
 
-    def __init__(self, boot_id, n):
+    def __init__(self, boot_id: str, n: int):
         self.boot_id = boot_id
         self.n = n
 
@@ -201,8 +201,10 @@ class Snapshot(_Message):
     _ATTRS = ("epoch", "seq", "players", "turn", "direction", "elim", "total", "pend",
               "colour", "err", "winner", "mode")
 
-    def __init__(self, epoch, seq, players, turn=None, direction="cw", elim=0, total=None,
-                 pend=None, colour=None, err=0, winner=None, mode="play"):
+    def __init__(self, epoch: str, seq: int, players: int, turn: "int | None" = None,
+                 direction: str = "cw", elim: int = 0, total: "int | None" = None,
+                 pend: "str | None" = None, colour: "str | None" = None, err: int = 0,
+                 winner: "int | None" = None, mode: str = "play"):
         self.epoch = epoch
         self.seq = seq
         self.players = players
@@ -216,21 +218,21 @@ class Snapshot(_Message):
         self.winner = winner
         self.mode = mode
 
-    def shows_same(self, other):
+    def shows_same(self, other: "Snapshot | None") -> bool:
         """True if `other` shows exactly the same thing (epoch and seq aside)."""
         return other is not None and self._key()[2:] == other._key()[2:]
 
-    def pend_kind(self):
+    def pend_kind(self) -> "str | None":
         """None, "p", "d" or "r"."""
         return None if self.pend is None else self.pend[0]
 
-    def pend_count(self):
+    def pend_count(self) -> int:
         """k of "p<k>"/"d<k>", else 0."""
         if self.pend is None or self.pend == "r":
             return 0
         return int(self.pend[1:])
 
-    def validate(self):
+    def validate(self) -> None:
         """Raise ValueError unless every field is one the protocol can carry."""
         _hex8(self.epoch, "epoch")
         for v, lo, hi, what in ((self.seq, 1, 999999999, "seq"),
@@ -284,7 +286,7 @@ class Snapshot(_Message):
 _BY_TYPE = {"HI": Hi, "ACK": Ack, "BTN": Btn, "WHO": Who, "SNAP": Snapshot, "BACK": Back}
 
 
-def parse(fields):
+def parse(fields: "list[str]"):
     """The message for a frame's fields; None for an unknown TYPE; ValueError if malformed."""
     cls = _BY_TYPE.get(fields[0])
     if cls is None:
@@ -292,12 +294,12 @@ def parse(fields):
     return cls.from_fields(fields)
 
 
-def encode(msg):
+def encode(msg) -> bytes:
     """The frame (bytes) for a message."""
     return msg.encode()
 
 
-def check_field(text):
+def check_field(text: str) -> str:
     """Raise ValueError unless `text` can travel as one field (e.g. a firmware version)."""
     if not field_ok(text):
         raise ValueError("not a valid field: %r" % (text,))

@@ -51,7 +51,7 @@ WIN = (0, 255, 0)
 CUES = ("win", "bust", "illegal", "danger", "turn")
 
 
-def seat_pixel(seat, players, pixels):
+def seat_pixel(seat: int, players: int, pixels: int) -> int:
     """Ring index of a seat: seats spread evenly, seat 0 at pixel 0, clockwise."""
     return (seat * pixels * 2 + players) // (players * 2)
 
@@ -97,7 +97,7 @@ def _texts(snap):
     return texts
 
 
-def digits(snap, now_ms, lost=False):
+def digits(snap, now_ms: int, lost: bool = False) -> str:
     """The 4 characters on the 7-segment display."""
     texts = _texts(snap)
     if lost:
@@ -105,13 +105,14 @@ def digits(snap, now_ms, lost=False):
     return texts[(now_ms // ALTERNATE_MS) % len(texts)]
 
 
-def _waiting(now_ms, pixels):
-    out = [WAIT_DIM] * pixels
+def _waiting(now_ms: int, pixels: int) -> "list[tuple[int, int, int]]":
+    out: "list[tuple[int, int, int]]" = [WAIT_DIM] * pixels
     out[(now_ms // WAIT_STEP_MS) % pixels] = WAIT_DOT
     return out
 
 
-def ring(snap, now_ms, pixels, lost=False, picking=None):
+def ring(snap, now_ms: int, pixels: int, lost: bool = False,
+         picking: "str | None" = None) -> "list[tuple[int, int, int]]":
     """Colours (r, g, b), 0..255 each, for the `pixels` pixels of the ring."""
     if snap is None or lost:
         return _waiting(now_ms, pixels)
@@ -143,7 +144,7 @@ def ring(snap, now_ms, pixels, lost=False, picking=None):
     return out
 
 
-def cues(prev, cur):
+def cues(prev, cur) -> "list[str]":
     """Cue names for the change from the shown snapshot `prev` to `cur`, most important
     first. The first snapshot after boot (prev None) makes no sound."""
     if prev is None or cur is None:
@@ -163,12 +164,12 @@ def cues(prev, cur):
     return out
 
 
-def cue(prev, cur):
+def cue(prev, cur) -> "str | None":
     """The one cue to sound for prev -> cur (the most important), or None."""
     c = cues(prev, cur)
     return c[0] if c else None
 
 
-def apply_cap(colours, cap):
+def apply_cap(colours: list, cap: int) -> "list[tuple[int, int, int]]":
     """Scale every channel from 0..255 to 0..cap (the board's brightness/current cap)."""
     return [(c[0] * cap // 255, c[1] * cap // 255, c[2] * cap // 255) for c in colours]
