@@ -7,6 +7,7 @@ from tableref.board_view import board_snapshot
 from tableref.errors import UserError
 from tableref.link import BoardLink, applied_pairs, source_tag
 from tableref.link.sim import SimBoard
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
 
@@ -55,7 +56,7 @@ def test_sim_board_shows_what_the_referee_state_says() -> None:
 def test_sim_presses_arrive_exactly_once_and_are_acked() -> None:
     clock = Clock()
     link = BoardLink.open("sim://", clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=10))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=10))
     run(link, clock, 100)
     sim_of(link).press("DRAW")
     sim_of(link).press("COLOUR", "long", "yellow")
@@ -67,7 +68,7 @@ def test_sim_presses_arrive_exactly_once_and_are_acked() -> None:
 def test_sim_host_restart_with_journaled_presses_does_not_repeat_them() -> None:
     clock = Clock()
     first = BoardLink.open("sim://", clock=clock)
-    first.show(Snapshot(None, None, 3, turn=1, total=50))
+    first.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=1, total=50))
     run(first, clock, 100)
     sim_of(first).press("PASS")
     clock.t += 50
@@ -81,7 +82,7 @@ def test_sim_host_restart_with_journaled_presses_does_not_repeat_them() -> None:
     assert board.session.outstanding() == [1]
     second = BoardLink.open("sim://", applied=applied_pairs(journal), clock=clock, sim=board)
     assert second.session.epoch != first.session.epoch
-    second.show(Snapshot(None, None, 3, turn=2, total=50))
+    second.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=2, total=50))
     got = run(second, clock, 2000)
     assert got == [] and board.session.outstanding() == []  # acked from the journal, not re-applied
     assert board.shown is not None and board.shown.epoch == second.session.epoch and board.shown.turn == 2
@@ -90,7 +91,7 @@ def test_sim_host_restart_with_journaled_presses_does_not_repeat_them() -> None:
 def test_board_shows_lost_when_the_host_goes_quiet() -> None:
     clock = Clock()
     link = BoardLink.open("sim://", clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=42))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=42))
     run(link, clock, 500)
     assert not sim_of(link).lost()
     sim_of(link).now_ms = clock.t + 3500  # time passes on the board, the host says nothing
@@ -105,7 +106,7 @@ def test_board_shows_lost_when_the_host_goes_quiet() -> None:
 def test_loop_url_hears_only_itself_and_reports_silence() -> None:
     clock, notes = Clock(), []
     link = BoardLink.open("loop://", on_status=notes.append, clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=1))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=1))
     assert run(link, clock, 4000) == []
     assert link.session.board is None and not link.session.acked
     assert notes == ["no answer from the board for 3 s"]
@@ -122,6 +123,6 @@ def test_wait_starts_disconnected_and_keeps_trying(tmp_path) -> None:
     clock, notes = Clock(), []
     link = BoardLink.open(str(tmp_path / "tty"), on_status=notes.append, clock=clock, wait=True)
     assert not link.connected and notes[0].startswith("waiting for the board:")
-    link.show(Snapshot(None, None, 2, turn=0, total=1))  # kept until the board appears
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=1))  # kept until the board appears
     run(link, clock, 3000)
     assert not link.connected and len(notes) == 1

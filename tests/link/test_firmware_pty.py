@@ -14,6 +14,7 @@ import pytest
 
 from tableref.link import BoardLink, applied_pairs, source_tag
 from tablelink import show
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
 from harness import FIRMWARE, Firmware, Mangler, Relay, pump_until, skip_reason
@@ -88,14 +89,14 @@ def rig(tmp_path: pathlib.Path) -> Iterator[Rig]:
 
 
 def ono(turn: int, total: int, players: int = 4, **kw: Any) -> Snapshot:
-    return Snapshot(None, None, players, turn=turn, total=total, **kw)
+    return Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, players, turn=turn, total=total, **kw)
 
 
 def test_snapshots_are_displayed_as_sent(rig: Rig) -> None:
     pump_until(rig.link, lambda: rig.link.session.board is not None)
     assert rig.link.session.board.boot_id == rig.firmware.boot_id and rig.link.session.board.board == "unix"
     for snap in [ono(1, 5), ono(2, 17, direction="ccw"), ono(3, 95), ono(3, 96, elim=0b0001), ono(0, -4, pend="p2"),
-                 Snapshot(None, None, 3, turn=2, colour="green", pend="d4"), Snapshot(None, None, 3, winner=1, mode="over")]:
+                 Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=2, colour="green", pend="d4"), Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, winner=1, mode="over")]:
         cur = rig.show(snap)
         pump_until(rig.link, lambda: rig.shown_is(cur) and rig.link.session.acked)
     assert rig.check_every_display_line() >= 6
@@ -106,7 +107,7 @@ def test_snapshots_are_displayed_as_sent(rig: Rig) -> None:
 
 
 def test_button_presses_are_delivered_exactly_once(rig: Rig) -> None:
-    cur = rig.show(Snapshot(None, None, 4, turn=1, colour="green"))
+    cur = rig.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 4, turn=1, colour="green"))
     pump_until(rig.link, lambda: rig.shown_is(cur))
     for button, press in [("DRAW", "short"), ("PASS", "long"), ("UNDO", "short"), ("COLOUR", "long"),
                           ("COLOUR", "short"), ("COLOUR", "long")]:

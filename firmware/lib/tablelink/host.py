@@ -22,6 +22,11 @@ Runs on CPython and MicroPython alike (annotations only, never evaluated on Micr
 from tablelink.frame import FrameReader
 from tablelink.messages import PROTO, Ack, Back, Btn, Hi, Snapshot, Who, parse
 
+# What callers put in a Snapshot's epoch/seq before the session stamps it: seq 0 is never
+# valid on the wire, so an unstamped snapshot cannot be sent by mistake.
+UNSTAMPED_EPOCH = "00000000"
+UNSTAMPED_SEQ = 0
+
 HEARTBEAT_MS = 1000
 QUIET_MS = 3000  # no frame from the board for this long while we talk to it -> notice
 # A press that overtook an earlier one (whose frame was damaged) waits this long for it: the
@@ -89,7 +94,8 @@ class HostSession:
 
     # -- what to show --------------------------------------------------------------------
     def show(self, snap: Snapshot, now_ms: int) -> bytes:
-        """Make `snap` (any epoch/seq, e.g. None) the current snapshot; SNAP bytes if it changed."""
+        """Make `snap` the current snapshot (its epoch/seq are replaced, so UNSTAMPED_* will do);
+        returns the SNAP bytes if what is shown changed, else b""."""
         if snap.shows_same(self.current):
             return b""
         stamped = Snapshot(self.epoch, self.seq + 1, snap.players, snap.turn, snap.direction,
