@@ -31,7 +31,7 @@ READ_CHUNK_LIMIT = 64  # reads per poll: a chatty board cannot starve the caller
 
 
 def _print_status(line: str) -> None:
-    print(f"tableref: board: {line}", file=sys.stderr, flush=True)
+    print(f"tableref: {line}", file=sys.stderr, flush=True)
 
 
 def monotonic_ms() -> int:
