@@ -1,4 +1,5 @@
 """board_view: referee state (spec 1.6 fields) -> Snapshot, per game."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import pytest

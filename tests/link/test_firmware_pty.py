@@ -2,6 +2,7 @@
 
 Every wait polls a condition with a generous timeout; nothing here measures time.
 """
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import pathlib
@@ -53,6 +54,7 @@ class Rig:
     def show(self, snap: Snapshot) -> Snapshot:
         self.link.show(snap)
         cur = self.link.session.current
+        assert cur is not None
         self.sent[(cur.epoch, cur.seq)] = cur
         return cur
 
@@ -161,7 +163,8 @@ def test_board_restart_mid_game_gets_the_snapshot_again(rig: Rig) -> None:
     rig.firmware.press("DRAW")  # n restarts at 1 on the new boot: a different press
     events = pump_until(rig.link, lambda: len(events) >= 2, events=events)
     assert [(e.boot_id, e.n) for e in events] == [(old_boot, 1), (rig.firmware.boot_id, 1)]
-    assert any(rig.firmware.boot_id in s and "connected" in s for s in rig.status)
+    boot = rig.firmware.boot_id
+    assert boot is not None and any(boot in s and "connected" in s for s in rig.status)
 
 
 def test_host_restart_reloads_applied_presses(rig: Rig) -> None:
@@ -202,6 +205,7 @@ def test_garbage_flips_drops_and_duplicates_in_both_directions(tmp_path: pathlib
             events += rig.link.poll(timeout_s=0.05)
             i += 1
         final = rig.link.session.current
+        assert final is not None
         pump_until(rig.link, lambda: rig.shown_is(final) and rig.link.session.acked and len(events) >= len(presses), events=events)
         pump_until(rig.link, lambda: time.monotonic() - rig.tap.last_btn > 1.5, events=events)
         assert [(e.n, e.button) for e in events] == list(enumerate(presses, 1))  # once each, in order

@@ -1,5 +1,8 @@
 """HostSession (tablelink.host): snapshots, heartbeat, acks, HI handling, exactly-once presses."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
+
+from typing import Any
 
 from tablelink.board import BoardSession
 from tablelink.frame import FrameReader
@@ -12,7 +15,7 @@ BOOT = "1234abcd"
 
 
 def snap(**kw) -> Snapshot:
-    base = dict(players=4, turn=1, direction="cw", elim=0, total=10, pend=None, colour=None, err=0, winner=None, mode="play")
+    base: dict[str, Any] = dict(players=4, turn=1, direction="cw", elim=0, total=10, pend=None, colour=None, err=0, winner=None, mode="play")
     base.update(kw)
     return Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, **base)
 

@@ -1,4 +1,5 @@
 """--port parsing, USB discovery filtering (fake ListPortInfo objects), `tableref ports`."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import json
