@@ -18,7 +18,7 @@ from tablelink import show
 from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
-from harness import FIRMWARE, Firmware, Mangler, Relay, pump_until, skip_reason
+from harness import FIRMWARE, Firmware, Mangler, Relay, Rfc2217Server, pump_until, skip_reason
 
 pytestmark = [pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or ""), pytest.mark.timeout(300)]
 
@@ -231,3 +231,28 @@ def test_board_shows_lost_when_the_host_goes_quiet(rig: Rig) -> None:
     pump_until(rig.link, lambda: not rig.firmware.last_shown()["lost"])  # heartbeats bring it back
     assert rig.firmware.last_shown()["snap"] == [cur.epoch, cur.seq]
     rig.check_every_display_line()
+
+
+@pytest.mark.filterwarnings("ignore:set(Daemon|Name).. is deprecated:DeprecationWarning")  # inside pyserial's rfc2217
+def test_rfc2217_url_reaches_the_firmware(tmp_path: pathlib.Path) -> None:
+    """`--port rfc2217://host:port` (how Wokwi exposes a simulated board's serial port): pyserial's
+    own RFC 2217 client and server between the link and the firmware's tty."""
+    relay = Relay(tmp_path)
+    firmware = Firmware(relay.board_tty)
+    server = Rfc2217Server(relay.host_path)
+    link = BoardLink.open(server.url, on_status=lambda line: None)
+    try:
+        link.show(ono(2, 21, players=3))
+        cur = link.session.current
+        assert cur is not None
+        pump_until(link, lambda: (firmware.last_shown() or {}).get("snap") == [cur.epoch, cur.seq] and link.session.acked)
+        assert firmware.last_shown()["digits"] == "  21"
+        firmware.press("UNDO", "long")
+        events: list = []
+        pump_until(link, lambda: len(events) >= 1, events=events)
+        assert [(e.boot_id, e.n, e.button, e.press) for e in events] == [(firmware.boot_id, 1, "UNDO", "long")]
+    finally:
+        link.close()
+        server.close()
+        firmware.stop()
+        relay.close()
