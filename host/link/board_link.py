@@ -18,7 +18,7 @@ import time
 from typing import Callable, Iterable
 
 from tablelink.host import ButtonEvent, HostSession
-from tablelink.messages import Snapshot
+from tablelink.messages import Hi, Snapshot
 
 from ..errors import UserError
 from .sim import SimBoard, SimTransport
@@ -106,6 +106,16 @@ class BoardLink:
     @property
     def connected(self) -> bool:
         return self.transport is not None
+
+    @property
+    def board(self) -> Hi | None:
+        """The board's last HI (boot_id, board, pixels, fw), None before one arrived."""
+        return self.session.board
+
+    @property
+    def refused(self) -> str | None:
+        """Why the board was refused (it speaks another protocol version), else None."""
+        return self.session.refused
 
     @property
     def port_name(self) -> str:

@@ -126,3 +126,18 @@ def test_wait_starts_disconnected_and_keeps_trying(tmp_path) -> None:
     link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=1))  # kept until the board appears
     run(link, clock, 3000)
     assert not link.connected and len(notes) == 1
+
+
+def test_a_board_speaking_another_protocol_is_refused() -> None:
+    from tablelink.messages import Hi
+
+    clock, notes = Clock(), []
+    link = BoardLink.open("loop://", on_status=notes.append, clock=clock)  # what we write comes back
+    assert link.transport is not None
+    link.transport.write(Hi("0a0b0c0d", "rp2", 12, "2.0", proto=2).encode(), clock.t)
+    run(link, clock, 100)
+    assert link.refused is not None and "protocol 2" in link.refused and link.board is None
+    assert notes == [link.refused]
+    link.transport.write(Hi("0a0b0c0d", "rp2", 12, "1.0").encode(), clock.t)
+    run(link, clock, 100)
+    assert link.refused is None and link.board is not None and link.board.fw == "1.0"
