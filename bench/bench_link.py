@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "tests" / "link"))  # the pty relay + firmware run
 from harness import Firmware, Relay, skip_reason  # noqa: E402
 
 from tableref.link import BoardLink  # noqa: E402
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Ack, Snapshot  # noqa: E402
 
 
@@ -31,10 +32,10 @@ def snapshots(n: int) -> list[Snapshot]:
     out = []
     for i in range(n):
         if i % 2:
-            out.append(Snapshot(None, None, 4, turn=i % 4, direction="ccw" if i % 7 == 0 else "cw",
+            out.append(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 4, turn=i % 4, direction="ccw" if i % 7 == 0 else "cw",
                                 total=(i * 7) % 99, pend="p2" if i % 5 == 0 else None, err=i if i % 11 == 0 else 0))
         else:
-            out.append(Snapshot(None, None, 6, turn=i % 6, colour=("red", "yellow", "green", "blue")[i % 4],
+            out.append(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 6, turn=i % 6, colour=("red", "yellow", "green", "blue")[i % 4],
                                 pend="d4" if i % 3 == 0 else None, elim=0b100000 if i > n // 2 else 0))
     return out
 
@@ -56,6 +57,7 @@ def round_trips(link: BoardLink, snaps: list[Snapshot], wait_s: float) -> tuple[
             if time.perf_counter() > deadline:
                 raise SystemExit("no ACK within 30 s: the board is not answering")
         rtts.append((time.perf_counter() - t0) * 1000)
+        assert link.session.current is not None
         sizes.append(len(link.session.current.encode()))
     return rtts, sizes
 
@@ -68,7 +70,7 @@ def report(name: str, rtts: list[float]) -> float:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=200, help="snapshots per board (default 200)")
     args = ap.parse_args()
     snaps = snapshots(args.n)

@@ -1,12 +1,14 @@
 """What the board should show for a referee state: state dict (spec 1.6) -> tablelink Snapshot.
 
-Pure. The Snapshot comes back unstamped (epoch and seq None); the link stamps it when it is
-sent, and sends nothing when it shows the same as the last one.
+Pure. The Snapshot comes back unstamped (tablelink.host.UNSTAMPED_EPOCH/SEQ); the link stamps
+it with its epoch and next seq when it is sent, and sends nothing when it shows the same as
+the last one.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
 NINETY_NINE_GAMES = ("ono99_classic", "ono99_2022")
@@ -59,7 +61,7 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
     for seat in state.get("eliminated") or ():
         elim |= 1 << int(seat)
     snap = Snapshot(
-        None, None, players,
+        UNSTAMPED_EPOCH, UNSTAMPED_SEQ, players,
         turn=state.get("current_seat"),
         direction=state.get("direction") or "cw",
         elim=elim,
@@ -76,6 +78,6 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
 
 def _check(snap: Snapshot) -> None:
     """Validate everything but the stamp (epoch/seq are the link's)."""
-    probe = Snapshot("00000000", 1, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
+    probe = Snapshot(UNSTAMPED_EPOCH, 1, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
                      snap.pend, snap.colour, snap.err, snap.winner, snap.mode)
     probe.validate()

@@ -13,11 +13,12 @@ the current snapshot again once the port is back.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Callable, Iterable
 
 from tablelink.host import ButtonEvent, HostSession
-from tablelink.messages import Snapshot
+from tablelink.messages import Hi, Snapshot
 
 from ..errors import UserError
 from .sim import SimBoard, SimTransport
@@ -27,6 +28,10 @@ from .urls import PortSpec, parse_port_spec
 RETRY_FIRST_MS = 250
 RETRY_MAX_MS = 4000
 READ_CHUNK_LIMIT = 64  # reads per poll: a chatty board cannot starve the caller
+
+
+def _print_status(line: str) -> None:
+    print(f"tableref: {line}", file=sys.stderr, flush=True)
 
 
 def monotonic_ms() -> int:
@@ -42,7 +47,7 @@ class BoardLink:
                  clock: Callable[[], int]):
         self.spec = spec
         self.session = session
-        self.on_status = on_status or (lambda line: None)
+        self.on_status = on_status or _print_status
         self.clock = clock
         self.transport: Transport | None = None
         self.sim: SimBoard | None = None  # the simulated board for sim://
@@ -60,6 +65,8 @@ class BoardLink:
         """Open the board at `port` (device, pyserial URL, auto, auto:<serial>, sim://).
 
         applied: (boot_id, n) pairs already applied (from the journal): never delivered again.
+        on_status: gets one line per change a person should know about (board found or
+        refused, port vanished or back, board silent); default: printed to stderr.
         Raises UserError when the port cannot be opened, unless wait=True (then the link
         starts disconnected and keeps trying, as after an unplug).
         sim: for sim://, an existing SimBoard to talk to (e.g. the one a previous link used).
@@ -99,6 +106,16 @@ class BoardLink:
     @property
     def connected(self) -> bool:
         return self.transport is not None
+
+    @property
+    def board(self) -> Hi | None:
+        """The board's last HI (boot_id, board, pixels, fw), None before one arrived."""
+        return self.session.board
+
+    @property
+    def refused(self) -> str | None:
+        """Why the board was refused (it speaks another protocol version), else None."""
+        return self.session.refused
 
     @property
     def port_name(self) -> str:

@@ -15,11 +15,16 @@ from ..errors import UserError
 class PortInfo(Protocol):
     """The ListPortInfo attributes we read (pyserial fills missing ones with None)."""
 
-    device: str
-    vid: int | None
-    pid: int | None
-    serial_number: str | None
-    description: str | None
+    @property
+    def device(self) -> str: ...
+    @property
+    def vid(self) -> int | None: ...
+    @property
+    def pid(self) -> int | None: ...
+    @property
+    def serial_number(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
 
 
 @dataclass(frozen=True)

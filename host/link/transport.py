@@ -49,10 +49,12 @@ class SerialTransport:
     def __init__(self, url: str, baudrate: int = 115200):
         self.name = url
         try:
-            # exclusive: two programs reading one board would each get half of the frames
-            kwargs = {"exclusive": True} if "://" not in url else {}
-            self.ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=WRITE_TIMEOUT_S, **kwargs)
-        except (serial.SerialException, OSError, ValueError) as exc:
+            # exclusive: two programs reading one board would each get half of the frames;
+            # pyserial's rfc2217 client (Wokwi) refuses any write_timeout
+            self.ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0,
+                                             write_timeout=None if url.lower().startswith("rfc2217://") else WRITE_TIMEOUT_S,
+                                             exclusive=True if "://" not in url else None)
+        except (serial.SerialException, OSError, ValueError, NotImplementedError) as exc:
             raise open_error(url, exc) from None
         try:
             self._fd: int | None = self.ser.fileno()

@@ -167,7 +167,9 @@ class Firmware:
         self.stderr = b""
         self._lock = threading.Lock()
         env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
-        self.proc = subprocess.Popen([micropython_exe(), str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
+        exe = micropython_exe()
+        assert exe is not None, skip_reason()
+        self.proc = subprocess.Popen([exe, str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self._reader = threading.Thread(target=self._read_stdout, daemon=True)
         self._reader.start()
@@ -234,3 +236,85 @@ def pump_until(link: Any, cond: Callable[[], bool], timeout_s: float = 60.0, eve
             raise AssertionError(f"condition not met within {timeout_s} s")
         got += link.poll(timeout_s=0.02)
     return got
+
+
+class Rfc2217Server:
+    """An RFC 2217 server (the protocol Wokwi's serial port speaks) in front of a tty, built on
+    pyserial's own PortManager: `rfc2217://127.0.0.1:<port>` then reaches the board behind it."""
+
+    def __init__(self, device: str):
+        import socket
+
+        self.device = device
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(1)
+        self.url = f"rfc2217://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._stop = False
+        self._thread = threading.Thread(target=self._serve, name="rfc2217", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        import serial
+        from serial.rfc2217 import PortManager
+
+        self._listener.settimeout(0.2)
+        while not self._stop:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                continue
+            conn.setblocking(True)
+
+            class _PtySerial(serial.Serial):
+                """A pty has no modem lines: setting DTR/RTS is a no-op, reading them says off."""
+
+                def _update_dtr_state(self) -> None:
+                    pass
+
+                def _update_rts_state(self) -> None:
+                    pass
+
+                @property
+                def cts(self) -> bool:
+                    return False
+
+                @property
+                def dsr(self) -> bool:
+                    return False
+
+                @property
+                def ri(self) -> bool:
+                    return False
+
+                @property
+                def cd(self) -> bool:
+                    return False
+
+            ser = _PtySerial(self.device, timeout=0)
+
+            class _Net:
+                def write(self, data: bytes) -> None:
+                    conn.sendall(data)
+
+            manager = PortManager(ser, _Net())  # pyright: ignore[reportArgumentType]  (the stub types `connection` as a Serial)
+            try:
+                while not self._stop:
+                    ready, _, _ = select.select([conn, ser.fileno()], [], [], 0.05)
+                    if conn in ready:
+                        data = conn.recv(4096)
+                        if not data:
+                            break  # the client went away
+                        ser.write(b"".join(manager.filter(data)))
+                    if ser.fileno() in ready:
+                        conn.sendall(b"".join(manager.escape(ser.read(4096))))
+            except OSError:
+                pass
+            finally:
+                ser.close()
+                conn.close()
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join(timeout=5)
+        self._listener.close()

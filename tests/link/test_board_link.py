@@ -7,6 +7,7 @@ from tableref.board_view import board_snapshot
 from tableref.errors import UserError
 from tableref.link import BoardLink, applied_pairs, source_tag
 from tableref.link.sim import SimBoard
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
 
@@ -16,6 +17,11 @@ class Clock:
 
     def __call__(self) -> int:
         return self.t
+
+
+def sim_of(link: BoardLink) -> SimBoard:
+    assert link.sim is not None
+    return link.sim
 
 
 def run(link: BoardLink, clock: Clock, ms: int, step: int = 50) -> list:
@@ -36,69 +42,71 @@ def test_sim_board_shows_what_the_referee_state_says() -> None:
     link = BoardLink.open("sim://", on_status=notes.append, clock=clock)
     link.show(board_snapshot(uno_state(2, "red"), "uno", 4))
     run(link, clock, 200)
-    assert link.sim.shown.turn == 2 and link.sim.shown.colour == "red" and link.sim.shown.total is None
+    shown = sim_of(link).shown
+    assert shown is not None and shown.turn == 2 and shown.colour == "red" and shown.total is None
     assert link.session.acked and any("connected" in n for n in notes)
     link.show(board_snapshot(uno_state(3, "blue"), "uno", 4))
     run(link, clock, 200)
-    assert (link.sim.shown.turn, link.sim.shown.seq) == (3, 2)
-    assert link.sim.cues == ["turn"]
-    assert link.sim.digits() == "    "  # UNO family: no total on the display
+    shown = sim_of(link).shown
+    assert shown is not None and (shown.turn, shown.seq) == (3, 2)
+    assert sim_of(link).cues == ["turn"]
+    assert sim_of(link).digits() == "    "  # UNO family: no total on the display
 
 
 def test_sim_presses_arrive_exactly_once_and_are_acked() -> None:
     clock = Clock()
     link = BoardLink.open("sim://", clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=10))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=10))
     run(link, clock, 100)
-    link.sim.press("DRAW")
-    link.sim.press("COLOUR", "long", "yellow")
+    sim_of(link).press("DRAW")
+    sim_of(link).press("COLOUR", "long", "yellow")
     got = run(link, clock, 3000)  # the board resends every 500 ms until BACK arrives
     assert [(e.n, e.button, e.arg) for e in got] == [(1, "DRAW", None), (2, "COLOUR", "yellow")]
-    assert link.sim.session.outstanding() == []
+    assert sim_of(link).session.outstanding() == []
 
 
 def test_sim_host_restart_with_journaled_presses_does_not_repeat_them() -> None:
     clock = Clock()
     first = BoardLink.open("sim://", clock=clock)
-    first.show(Snapshot(None, None, 3, turn=1, total=50))
+    first.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=1, total=50))
     run(first, clock, 100)
-    first.sim.press("PASS")
+    sim_of(first).press("PASS")
     clock.t += 50
     events = []
     while not events:
         clock.t += 50
         events = first.poll()
     journal = [{"type": "pass", "seat": 1, "src": source_tag(events[0])}]
-    board: SimBoard = first.sim
+    board = sim_of(first)
     first.close()  # the host dies before it acknowledged the press
     assert board.session.outstanding() == [1]
     second = BoardLink.open("sim://", applied=applied_pairs(journal), clock=clock, sim=board)
     assert second.session.epoch != first.session.epoch
-    second.show(Snapshot(None, None, 3, turn=2, total=50))
+    second.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=2, total=50))
     got = run(second, clock, 2000)
     assert got == [] and board.session.outstanding() == []  # acked from the journal, not re-applied
-    assert board.shown.epoch == second.session.epoch and board.shown.turn == 2
+    assert board.shown is not None and board.shown.epoch == second.session.epoch and board.shown.turn == 2
 
 
 def test_board_shows_lost_when_the_host_goes_quiet() -> None:
     clock = Clock()
     link = BoardLink.open("sim://", clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=42))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=42))
     run(link, clock, 500)
-    assert not link.sim.lost()
-    link.sim.now_ms = clock.t + 3500  # time passes on the board, the host says nothing
-    assert link.sim.lost()
+    assert not sim_of(link).lost()
+    sim_of(link).now_ms = clock.t + 3500  # time passes on the board, the host says nothing
+    assert sim_of(link).lost()
     seen = set()
     for t in range(clock.t + 3500, clock.t + 5500, 250):
-        link.sim.now_ms = t
-        seen.add(link.sim.digits())
+        sim_of(link).now_ms = t
+        seen.add(sim_of(link).digits())
     assert seen == {"LOSt", "  42"}  # LOSt alternates with the last total
 
 
 def test_loop_url_hears_only_itself_and_reports_silence() -> None:
     clock, notes = Clock(), []
     link = BoardLink.open("loop://", on_status=notes.append, clock=clock)
-    link.show(Snapshot(None, None, 2, turn=0, total=1))
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=1))
     assert run(link, clock, 4000) == []
     assert link.session.board is None and not link.session.acked
     assert notes == ["no answer from the board for 3 s"]
@@ -115,6 +123,21 @@ def test_wait_starts_disconnected_and_keeps_trying(tmp_path) -> None:
     clock, notes = Clock(), []
     link = BoardLink.open(str(tmp_path / "tty"), on_status=notes.append, clock=clock, wait=True)
     assert not link.connected and notes[0].startswith("waiting for the board:")
-    link.show(Snapshot(None, None, 2, turn=0, total=1))  # kept until the board appears
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 2, turn=0, total=1))  # kept until the board appears
     run(link, clock, 3000)
     assert not link.connected and len(notes) == 1
+
+
+def test_a_board_speaking_another_protocol_is_refused() -> None:
+    from tablelink.messages import Hi
+
+    clock, notes = Clock(), []
+    link = BoardLink.open("loop://", on_status=notes.append, clock=clock)  # what we write comes back
+    assert link.transport is not None
+    link.transport.write(Hi("0a0b0c0d", "rp2", 12, "2.0", proto=2).encode(), clock.t)
+    run(link, clock, 100)
+    assert link.refused is not None and "protocol 2" in link.refused and link.board is None
+    assert notes == [link.refused]
+    link.transport.write(Hi("0a0b0c0d", "rp2", 12, "1.0").encode(), clock.t)
+    run(link, clock, 100)
+    assert link.refused is None and link.board is not None and link.board.fw == "1.0"

@@ -1,9 +1,11 @@
 """board_view: referee state (spec 1.6 fields) -> Snapshot, per game."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import pytest
 
 from tableref.board_view import board_snapshot
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 
 
 def state(**kw) -> dict:
@@ -28,7 +30,9 @@ def test_ono99_classic_double_play() -> None:
               tokens=[3, 2, 3], color=None)
     snap = board_snapshot(s, "ono99_classic", 3)
     assert fields(snap) == (3, 2, "ccw", 0, 57, "p2", None, 0, None, "play")
-    assert snap.epoch is None and snap.seq is None  # the link stamps it
+    assert (snap.epoch, snap.seq) == (UNSTAMPED_EPOCH, UNSTAMPED_SEQ)  # the link stamps it
+    with pytest.raises(ValueError):
+        snap.encode()  # seq 0 never goes on the wire unstamped
 
 
 def test_ono99_2022_elimination_and_negative_total_and_win() -> None:

@@ -2,6 +2,7 @@
 
 Every wait polls a condition with a generous timeout; nothing here measures time.
 """
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import pathlib
@@ -14,9 +15,10 @@ import pytest
 
 from tableref.link import BoardLink, applied_pairs, source_tag
 from tablelink import show
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
-from harness import FIRMWARE, Firmware, Mangler, Relay, pump_until, skip_reason
+from harness import FIRMWARE, Firmware, Mangler, Relay, Rfc2217Server, pump_until, skip_reason
 
 pytestmark = [pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or ""), pytest.mark.timeout(300)]
 
@@ -52,6 +54,7 @@ class Rig:
     def show(self, snap: Snapshot) -> Snapshot:
         self.link.show(snap)
         cur = self.link.session.current
+        assert cur is not None
         self.sent[(cur.epoch, cur.seq)] = cur
         return cur
 
@@ -88,14 +91,14 @@ def rig(tmp_path: pathlib.Path) -> Iterator[Rig]:
 
 
 def ono(turn: int, total: int, players: int = 4, **kw: Any) -> Snapshot:
-    return Snapshot(None, None, players, turn=turn, total=total, **kw)
+    return Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, players, turn=turn, total=total, **kw)
 
 
 def test_snapshots_are_displayed_as_sent(rig: Rig) -> None:
     pump_until(rig.link, lambda: rig.link.session.board is not None)
     assert rig.link.session.board.boot_id == rig.firmware.boot_id and rig.link.session.board.board == "unix"
     for snap in [ono(1, 5), ono(2, 17, direction="ccw"), ono(3, 95), ono(3, 96, elim=0b0001), ono(0, -4, pend="p2"),
-                 Snapshot(None, None, 3, turn=2, colour="green", pend="d4"), Snapshot(None, None, 3, winner=1, mode="over")]:
+                 Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=2, colour="green", pend="d4"), Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, winner=1, mode="over")]:
         cur = rig.show(snap)
         pump_until(rig.link, lambda: rig.shown_is(cur) and rig.link.session.acked)
     assert rig.check_every_display_line() >= 6
@@ -106,7 +109,7 @@ def test_snapshots_are_displayed_as_sent(rig: Rig) -> None:
 
 
 def test_button_presses_are_delivered_exactly_once(rig: Rig) -> None:
-    cur = rig.show(Snapshot(None, None, 4, turn=1, colour="green"))
+    cur = rig.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 4, turn=1, colour="green"))
     pump_until(rig.link, lambda: rig.shown_is(cur))
     for button, press in [("DRAW", "short"), ("PASS", "long"), ("UNDO", "short"), ("COLOUR", "long"),
                           ("COLOUR", "short"), ("COLOUR", "long")]:
@@ -160,7 +163,8 @@ def test_board_restart_mid_game_gets_the_snapshot_again(rig: Rig) -> None:
     rig.firmware.press("DRAW")  # n restarts at 1 on the new boot: a different press
     events = pump_until(rig.link, lambda: len(events) >= 2, events=events)
     assert [(e.boot_id, e.n) for e in events] == [(old_boot, 1), (rig.firmware.boot_id, 1)]
-    assert any(rig.firmware.boot_id in s and "connected" in s for s in rig.status)
+    boot = rig.firmware.boot_id
+    assert boot is not None and any(boot in s and "connected" in s for s in rig.status)
 
 
 def test_host_restart_reloads_applied_presses(rig: Rig) -> None:
@@ -201,6 +205,7 @@ def test_garbage_flips_drops_and_duplicates_in_both_directions(tmp_path: pathlib
             events += rig.link.poll(timeout_s=0.05)
             i += 1
         final = rig.link.session.current
+        assert final is not None
         pump_until(rig.link, lambda: rig.shown_is(final) and rig.link.session.acked and len(events) >= len(presses), events=events)
         pump_until(rig.link, lambda: time.monotonic() - rig.tap.last_btn > 1.5, events=events)
         assert [(e.n, e.button) for e in events] == list(enumerate(presses, 1))  # once each, in order
@@ -226,3 +231,28 @@ def test_board_shows_lost_when_the_host_goes_quiet(rig: Rig) -> None:
     pump_until(rig.link, lambda: not rig.firmware.last_shown()["lost"])  # heartbeats bring it back
     assert rig.firmware.last_shown()["snap"] == [cur.epoch, cur.seq]
     rig.check_every_display_line()
+
+
+@pytest.mark.filterwarnings("ignore:set(Daemon|Name).. is deprecated:DeprecationWarning")  # inside pyserial's rfc2217
+def test_rfc2217_url_reaches_the_firmware(tmp_path: pathlib.Path) -> None:
+    """`--port rfc2217://host:port` (how Wokwi exposes a simulated board's serial port): pyserial's
+    own RFC 2217 client and server between the link and the firmware's tty."""
+    relay = Relay(tmp_path)
+    firmware = Firmware(relay.board_tty)
+    server = Rfc2217Server(relay.host_path)
+    link = BoardLink.open(server.url, on_status=lambda line: None)
+    try:
+        link.show(ono(2, 21, players=3))
+        cur = link.session.current
+        assert cur is not None
+        pump_until(link, lambda: (firmware.last_shown() or {}).get("snap") == [cur.epoch, cur.seq] and link.session.acked)
+        assert firmware.last_shown()["digits"] == "  21"
+        firmware.press("UNDO", "long")
+        events: list = []
+        pump_until(link, lambda: len(events) >= 1, events=events)
+        assert [(e.boot_id, e.n, e.button, e.press) for e in events] == [(firmware.boot_id, 1, "UNDO", "long")]
+    finally:
+        link.close()
+        server.close()
+        firmware.stop()
+        relay.close()

@@ -26,17 +26,21 @@ def test_firmware_files_skip_caches(tmp_path: pathlib.Path) -> None:
     assert files == ["config.py", "lib/app/run.py", "lib/tablelink/__init__.py", "lib/tablelink/frame.py", "main.py"]
 
 
-def test_plan_copies_sources_then_resets(tmp_path: pathlib.Path) -> None:
+def test_plan_stages_sources_then_copies_and_resets(tmp_path: pathlib.Path) -> None:
     fw = make_firmware(tmp_path)
-    steps = plan(fw, "/dev/ttyACM0", False, tmp_path / "stage")
-    mp = [sys.executable, "-m", "mpremote", "connect", "/dev/ttyACM0"]
-    assert [s.argv for s in steps] == [
+    stage = tmp_path / "stage"
+    steps = plan(fw, "/dev/ttyACM0", False, stage)
+    mp = [sys.executable, "-m", "mpremote", "connect", "/dev/ttyACM0", "resume"]
+    assert steps[0].argv == [] and [pathlib.Path(d).relative_to(stage).as_posix() for _, d in steps[0].stage] == [
+        "config.py", "lib/app/run.py", "lib/tablelink/__init__.py", "lib/tablelink/frame.py", "main.py"]
+    assert [s.argv for s in steps[1:]] == [
         mp + ["fs", "rm", "-r", ":lib"],
-        mp + ["fs", "cp", "-r", str(fw / "lib"), ":"],
-        mp + ["fs", "cp", str(fw / "config.py"), str(fw / "main.py"), ":"],
+        mp + ["fs", "cp", "-r", str(stage / "lib"), ":lib"],
+        mp + ["fs", "cp", str(stage / "config.py"), ":config.py", "+", "fs", "cp", str(stage / "main.py"), ":main.py"],
         mp + ["reset"],
     ]
-    assert steps[0].may_fail and not any(s.may_fail for s in steps[1:])
+    assert steps[1].may_fail and not any(s.may_fail for s in steps[2:])
+    assert plan(fw, "/dev/ttyACM0", False, stage, reset=False)[-1].label.startswith("copy ")
 
 
 def test_plan_with_compile_keeps_main_and_config_as_source(tmp_path: pathlib.Path) -> None:
@@ -45,10 +49,30 @@ def test_plan_with_compile_keeps_main_and_config_as_source(tmp_path: pathlib.Pat
     steps = plan(fw, "rfc2217://localhost:4000", True, stage)
     compiled = [s.argv for s in steps if s.label.startswith("compile")]
     assert [a[a.index("-o") + 1] for a in compiled] == [str(stage / p) for p in ["lib/app/run.mpy", "lib/tablelink/__init__.mpy", "lib/tablelink/frame.mpy"]]
-    staged = [s.argv[1:] for s in steps if s.label.startswith("stage")]
+    staged = [list(pair) for s in steps for pair in s.stage]
     assert staged == [[str(fw / "config.py"), str(stage / "config.py")], [str(fw / "main.py"), str(stage / "main.py")]]
-    assert steps[-2].argv[-3:] == [str(stage / "config.py"), str(stage / "main.py"), ":"]
+    assert steps[-2].argv[-2:] == [str(stage / "main.py"), ":main.py"]
     assert all(s.argv[4] == "rfc2217://localhost:4000" for s in steps if "mpremote" in s.argv)
+
+
+def test_staging_leaves_caches_behind(tmp_path: pathlib.Path) -> None:
+    from tableref.flash_cmd import _run_step
+
+    fw = make_firmware(tmp_path)
+    stage = tmp_path / "stage"
+    _run_step(plan(fw, "/dev/null", False, stage)[0], "/dev/null")
+    assert sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file()) == [
+        "config.py", "lib/app/run.py", "lib/tablelink/__init__.py", "lib/tablelink/frame.py", "main.py"]
+
+
+def test_mpremote_errors_become_one_line() -> None:
+    from tableref.flash_cmd import _error_line
+
+    tb = "Traceback (most recent call last):\n  File \"x\", line 1\nmpremote.transport.TransportError: could not enter raw repl\n"
+    assert _error_line(tb) == "could not enter raw repl"
+    assert _error_line("failed to access /dev/ttyACM0 (it may be in use by another program)\n") == \
+        "failed to access /dev/ttyACM0 (it may be in use by another program)"
+    assert _error_line("") == ""
 
 
 def test_plan_refuses_a_folder_without_main(tmp_path: pathlib.Path) -> None:
@@ -58,9 +82,9 @@ def test_plan_refuses_a_folder_without_main(tmp_path: pathlib.Path) -> None:
 
 
 def test_resolve_port() -> None:
-    from types import SimpleNamespace
+    from test_ports_and_urls import FakePort
 
-    pico = SimpleNamespace(device="/dev/ttyACM7", vid=0x2E8A, pid=0x0005, serial_number="S1", description="")
+    pico = FakePort("/dev/ttyACM7", 0x2E8A, 0x0005, "S1", "")
     assert resolve_port("auto", [pico]) == "/dev/ttyACM7"
     assert resolve_port("rfc2217://localhost:4000", []) == "rfc2217://localhost:4000"
     with pytest.raises(UserError, match="no board found"):
@@ -110,8 +134,9 @@ def test_flash_dry_run_prints_progress(tmp_path: pathlib.Path) -> None:
     proc = _tableref("flash", "--port", "socket://localhost:1", "--dry-run", "--firmware", str(make_firmware(tmp_path)))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("flash: 4 steps to socket://localhost:1")
-    assert lines[1] == "flash: [1/4] remove old lib/ on the board"
+    assert lines[0].startswith("flash: 5 steps to socket://localhost:1")
+    assert lines[1] == "flash: [1/5] stage 5 source files"
+    assert lines[2] == "flash: [2/5] remove old lib/ on the board"
     assert lines[-1] == "flash: dry run, nothing sent"
 
 
@@ -120,3 +145,42 @@ def test_flash_to_a_port_with_no_board_behind_it_fails_cleanly(tmp_path: pathlib
     proc = _tableref("flash", "--port", "socket://127.0.0.1:9", "--firmware", str(make_firmware(tmp_path)))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("tableref: error: socket://127.0.0.1:9: 'copy lib/' failed:")
+
+
+@pytest.mark.parametrize("compile_", [False, True])
+def test_flash_deploys_to_a_micropython_repl_over_a_pty(tmp_path: pathlib.Path, compile_: bool) -> None:
+    """The whole command for real: mpremote drives the unix port's REPL (its filesystem is a
+    temp folder) through a pty, then the deployed firmware boots from that folder."""
+    import json
+    import os
+
+    from harness import Relay, micropython_exe, skip_reason
+
+    if skip_reason():
+        pytest.skip(skip_reason() or "")
+    exe = micropython_exe()
+    assert exe is not None
+    board_fs = tmp_path / "fs"
+    board_fs.mkdir()
+    relay = Relay(tmp_path)
+    tty = open(relay.board_tty, "r+b", buffering=0)
+    repl = subprocess.Popen([exe], stdin=tty, stdout=tty, stderr=tty, cwd=board_fs)
+    try:
+        args = ["flash", "--port", relay.host_path, "--no-reset"] + (["--compile"] if compile_ else [])
+        proc = _tableref(*args)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.splitlines()[-1] == "flash: done"
+    finally:
+        repl.kill()
+        repl.wait()
+        tty.close()
+        relay.close()
+    fw = default_firmware_dir()
+    ext = ".mpy" if compile_ else ".py"
+    expected = {f.with_suffix(ext).as_posix() if len(f.parts) > 1 else f.as_posix() for f in firmware_files(fw)}
+    got = {p.relative_to(board_fs).as_posix() for p in board_fs.rglob("*") if p.is_file()}
+    assert got == expected
+    assert (board_fs / "main.py").read_bytes() == (fw / "main.py").read_bytes()
+    env = dict(os.environ, MICROPYPATH=f"{board_fs / 'lib'}:{board_fs}", TABLEREF_BOOT_HOLD="DRAW")
+    booted = subprocess.run([exe, "main.py", "/nonexistent-tty"], cwd=board_fs, env=env, capture_output=True, text=True, timeout=60)
+    assert booted.returncode == 0 and json.loads(booted.stdout) == {"safe_mode": True}, booted.stderr

@@ -1,9 +1,13 @@
 """HostSession (tablelink.host): snapshots, heartbeat, acks, HI handling, exactly-once presses."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
+
+from typing import Any
 
 from tablelink.board import BoardSession
 from tablelink.frame import FrameReader
 from tablelink.host import ButtonEvent, HostSession
+from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Ack, Back, Btn, Hi, Snapshot, Who, parse
 
 EPOCH = "0badcafe"
@@ -11,9 +15,9 @@ BOOT = "1234abcd"
 
 
 def snap(**kw) -> Snapshot:
-    base = dict(players=4, turn=1, direction="cw", elim=0, total=10, pend=None, colour=None, err=0, winner=None, mode="play")
+    base: dict[str, Any] = dict(players=4, turn=1, direction="cw", elim=0, total=10, pend=None, colour=None, err=0, winner=None, mode="play")
     base.update(kw)
-    return Snapshot(None, None, **base)
+    return Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, **base)
 
 
 def msgs(data: bytes) -> list:

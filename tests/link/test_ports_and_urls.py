@@ -1,10 +1,11 @@
 """--port parsing, USB discovery filtering (fake ListPortInfo objects), `tableref ports`."""
+# pyright: reportOptionalMemberAccess=false, reportOptionalSubscript=false
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 import pytest
 
@@ -14,8 +15,19 @@ from tableref.link.urls import parse_port_spec
 from tableref.ports_cmd import format_table, port_record
 
 
-def port(device: str, vid: int | None = None, pid: int | None = None, serial: str | None = None, desc: str = "n/a"):
-    return SimpleNamespace(device=device, vid=vid, pid=pid, serial_number=serial, description=desc)
+@dataclass(frozen=True)
+class FakePort:
+    """The ListPortInfo attributes discovery reads."""
+
+    device: str
+    vid: int | None
+    pid: int | None
+    serial_number: str | None
+    description: str | None
+
+
+def port(device: str, vid: int | None = None, pid: int | None = None, serial: str | None = None, desc: str = "n/a") -> FakePort:
+    return FakePort(device, vid, pid, serial, desc)
 
 
 PICO = port("/dev/ttyACM0", 0x2E8A, 0x0005, "E6614C311B4A8F2D", "Board in FS mode")

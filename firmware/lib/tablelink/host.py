@@ -22,6 +22,11 @@ Runs on CPython and MicroPython alike (annotations only, never evaluated on Micr
 from tablelink.frame import FrameReader
 from tablelink.messages import PROTO, Ack, Back, Btn, Hi, Snapshot, Who, parse
 
+# What callers put in a Snapshot's epoch/seq before the session stamps it: seq 0 is never
+# valid on the wire, so an unstamped snapshot cannot be sent by mistake.
+UNSTAMPED_EPOCH = "00000000"
+UNSTAMPED_SEQ = 0
+
 HEARTBEAT_MS = 1000
 QUIET_MS = 3000  # no frame from the board for this long while we talk to it -> notice
 # A press that overtook an earlier one (whose frame was damaged) waits this long for it: the
@@ -57,7 +62,7 @@ class ButtonEvent:
 
 
 class HostSession:
-    def __init__(self, epoch: str, now_ms: int, applied: "set | None" = None,
+    def __init__(self, epoch: str, now_ms: int, applied: "set[tuple[str, int]] | None" = None,
                  heartbeat_ms: int = HEARTBEAT_MS, quiet_ms: int = QUIET_MS,
                  reorder_ms: int = REORDER_MS):
         if len(epoch) != 8:
@@ -67,11 +72,10 @@ class HostSession:
         self.heartbeat_ms = heartbeat_ms
         self.quiet_ms = quiet_ms
         self.reorder_ms = reorder_ms
-        self.applied = set()  # (boot_id, n) already applied: ack, never deliver
-        if applied:
-            self.applied.update(applied)
-        self.delivered = set()  # handed to the caller, BACK waits for confirm()
-        self._next_n = {}  # boot_id -> the n expected next (in-order delivery)
+        # (boot_id, n) already applied: ack, never deliver
+        self.applied: "set[tuple[str, int]]" = set(applied) if applied else set()
+        self.delivered: "set[tuple[str, int]]" = set()  # handed to the caller, BACK waits for confirm()
+        self._next_n: "dict[str, int]" = {}  # boot_id -> the n expected next (in-order delivery)
         for boot, n in self.applied:
             self._next_n[boot] = max(self._next_n.get(boot, 1), n + 1)
         self._held = {}  # (boot_id, n) -> [ButtonEvent, first seen ms]: waiting for earlier ones
@@ -90,7 +94,8 @@ class HostSession:
 
     # -- what to show --------------------------------------------------------------------
     def show(self, snap: Snapshot, now_ms: int) -> bytes:
-        """Make `snap` (any epoch/seq, e.g. None) the current snapshot; SNAP bytes if it changed."""
+        """Make `snap` the current snapshot (its epoch/seq are replaced, so UNSTAMPED_* will do);
+        returns the SNAP bytes if what is shown changed, else b""."""
         if snap.shows_same(self.current):
             return b""
         stamped = Snapshot(self.epoch, self.seq + 1, snap.players, snap.turn, snap.direction,
