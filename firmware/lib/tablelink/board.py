@@ -17,7 +17,7 @@ Tick arithmetic uses plain int subtraction, so callers on a board pass a counter
 wrap (see tableboard.clock), not raw time.ticks_ms().
 """
 from tablelink.frame import FrameReader
-from tablelink.messages import (Ack, Back, Btn, Hi, Snapshot, Who, parse, BUTTONS,
+from tablelink.messages import (Ack, Back, Btn, Hi, Snapshot, Who, read_messages, BUTTONS,
                                 PRESSES, COLOURS)
 
 HELLO_MS = 1000
@@ -51,14 +51,8 @@ class BoardSession:
     def feed(self, data: bytes, now_ms: int) -> bytes:
         """Bytes from the host; returns the bytes to send back."""
         out = []
-        for fields in self.reader.feed(data):
-            try:
-                msg = parse(fields)
-            except ValueError:
-                self.malformed += 1
-                continue
-            if msg is None:
-                continue  # unknown TYPE: ignored, and not proof the host is there
+        # unknown TYPEs are skipped there, and are not proof the host is there
+        for msg in read_messages(self.reader, data, self):
             if isinstance(msg, Snapshot):
                 self.last_rx_ms = now_ms
                 self._on_snap(msg)

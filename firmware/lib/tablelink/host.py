@@ -20,7 +20,7 @@ the earlier one up).
 Runs on CPython and MicroPython alike (annotations only, never evaluated on MicroPython).
 """
 from tablelink.frame import FrameReader
-from tablelink.messages import PROTO, Ack, Back, Btn, Hi, Snapshot, Who, parse
+from tablelink.messages import PROTO, Ack, Back, Btn, Hi, Snapshot, Who, read_messages
 
 # What callers put in a Snapshot's epoch/seq before the session stamps it: seq 0 is never
 # valid on the wire, so an unstamped snapshot cannot be sent by mistake.
@@ -34,31 +34,13 @@ QUIET_MS = 3000  # no frame from the board for this long while we talk to it -> 
 REORDER_MS = 1500
 
 
-class ButtonEvent:
-    """One board button press: (boot_id, n) identifies it across resends and restarts."""
-
-    def __init__(self, boot_id: str, n: int, button: str, press: str, arg: "str | None" = None):
-        self.boot_id = boot_id
-        self.n = n
-        self.button = button
-        self.press = press
-        self.arg = arg
+class ButtonEvent(Btn):
+    """One board button press as delivered to the caller: a BTN whose (boot_id, n) `key`
+    identifies it across resends and restarts."""
 
     @property
     def key(self) -> tuple:
         return (self.boot_id, self.n)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ButtonEvent) and self._t() == other._t()
-
-    def __hash__(self) -> int:
-        return hash(self._t())
-
-    def _t(self) -> tuple:
-        return (self.boot_id, self.n, self.button, self.press, self.arg)
-
-    def __repr__(self) -> str:
-        return "ButtonEvent(%r, %d, %r, %r, %r)" % self._t()
 
 
 class HostSession:
@@ -146,14 +128,7 @@ class HostSession:
     # -- input from the board ------------------------------------------------------------
     def feed(self, data: bytes, now_ms: int) -> bytes:
         out = []
-        for fields in self.reader.feed(data):
-            try:
-                msg = parse(fields)
-            except ValueError:
-                self.malformed += 1
-                continue
-            if msg is None:
-                continue  # unknown TYPE: ignored
+        for msg in read_messages(self.reader, data, self):
             if isinstance(msg, (Who, Snapshot, Back)):
                 continue  # our own frames echoed back by a tty that echoes
             self.last_rx_ms = now_ms

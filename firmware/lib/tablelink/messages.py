@@ -294,6 +294,22 @@ def parse(fields: "list[str]"):
     return cls.from_fields(fields)
 
 
+def read_messages(reader, data: bytes, counts):
+    """The well-formed messages of known TYPE in `data`, fed through `reader` (a FrameReader).
+
+    Malformed frames of a known TYPE are counted on `counts.malformed`; unknown TYPEs are
+    skipped silently (a newer peer may send them). Shared by both ends of the link.
+    """
+    for fields in reader.feed(data):
+        try:
+            msg = parse(fields)
+        except ValueError:
+            counts.malformed += 1
+            continue
+        if msg is not None:
+            yield msg
+
+
 def encode(msg) -> bytes:
     """The frame (bytes) for a message."""
     return msg.encode()
