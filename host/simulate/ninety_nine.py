@@ -131,6 +131,9 @@ class NinetyNineSim(GameSim):
             self.take_turn()
 
     def maybe_out_of_turn(self) -> None:
+        if self.misplay_now(0.1):  # `out` pressed at a seat that is not on turn
+            seat = self.rng.choice([s for s in self.active() if s != self.current])
+            self.emit({"type": "out", "seat": seat}, {"seat": seat, "reason": "wrong_seat"})
         if not self.misplay_now(0.5):
             return
         others = [s for s in self.active() if s != self.current

@@ -283,6 +283,17 @@ class UnoFamilySim(GameSim):
                 return
         if self.misplay_now(0.5):
             self.out_of_turn_misplay()
+        if self.misplay_now(0.15):
+            self.button_misplay()
+
+    def button_misplay(self) -> None:
+        """A button pressed at a seat that has nothing to do (1.7 wrong_seat; costs nothing)."""
+        seat = self.rng.choice([s for s in self.active() if s != self.current])
+        kind = self.rng.choice(["challenge", "color", "draw", "pass", "end_turn"])
+        event: dict[str, Any] = {"type": kind, "seat": seat}
+        if kind == "color":
+            event["color"] = self.rng.choice(COLORS)
+        self.emit(event, {"seat": seat, "reason": "wrong_seat"})
 
     def may_jump_on_top(self) -> bool:
         """Could a seat out of turn play a card identical to the top now? (8.3, 6)"""
