@@ -21,8 +21,6 @@ BLOCKING = ("target", "challenge_result", "reflip")  # inputs a card cannot stan
 class UnoRules(Ruleset):
     game = "uno"
     codes = UNO_CODES
-    no_mercy = False
-    ena = False
 
     def deck(self) -> tuple[str, ...]:
         return uno_card_set(self.game, self.opt.get("deck", "108"))
@@ -691,7 +689,6 @@ class UnoRules(Ruleset):
 class NoMercyRules(UnoRules):
     game = "uno_no_mercy"
     codes = NO_MERCY_CODES
-    no_mercy = True
 
     def stacking_mode(self) -> str:
         return "no_mercy"
@@ -765,7 +762,6 @@ class NoMercyRules(UnoRules):
 class EnaRules(UnoRules):
     game = "ena"
     codes = UNO_CODES
-    ena = True
 
     def deck(self) -> tuple[str, ...]:
         return uno_card_set("uno", "108")
