@@ -10,7 +10,10 @@ from .scenario import ScenarioResult, run_file
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="scenario JSON files")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print a line for every scenario that passes")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only failures (the default; kept for scripts)")
 
 
 def _short(value: Any) -> str:
@@ -36,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         result = run_file(path)
         if result.passed:
             passed += 1
-            if not args.quiet:
+            if args.verbose and not args.quiet:
                 print(report_lines(result)[0])
         else:
             failed += 1

@@ -94,6 +94,7 @@ class Ruleset:
             raise ConfigError(f"bad setup pending {value!r}")
         seat = value.get("seat")
         count = value.get("count", 0)
-        if not _is_int(seat) or not 0 <= seat < self.players or not _is_int(count) or count < 0:
+        if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players
+                or not isinstance(count, int) or isinstance(count, bool) or count < 0):
             raise ConfigError(f"bad setup pending {value!r}")
         return (value["kind"], seat, count)

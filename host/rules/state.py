@@ -20,7 +20,7 @@ class GameState:
         "winner",
         # internals (not in spec 1.6)
         "quad", "lead", "multi_seat", "absorb", "uno_called", "last_flip", "stack_rank",
-        "stack_value", "stacked", "wd4_by", "challenge", "revealed", "flipped",
+        "stack_value", "stacked", "stack_seat", "wd4_by", "challenge", "revealed", "flipped",
     )
 
     def __init__(self, n: int) -> None:
@@ -55,6 +55,7 @@ class GameState:
         self.stack_rank: str | None = None              # rank of the last draw card stacked
         self.stack_value = 0                            # its draw value (No Mercy order)
         self.stacked = False                            # the pending draw is a stack (2+ cards)
+        self.stack_seat: int | None = None              # may add draw cards (stack_one_per_turn off)
         self.wd4_by: int | None = None                 # who played the pending Wild Draw Four
         self.challenge: tuple[int, int] | None = None   # (challenger, WD4 player)
         self.revealed: tuple[int, ...] = ()             # seats that revealed this hand

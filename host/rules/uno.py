@@ -1,5 +1,5 @@
-"""UNO (`uno`, spec 5 and 6), UNO Show 'Em No Mercy (`uno_no_mercy`, spec 7) and Ena (`ena`,
-spec 8): one ruleset with the differences as small overridable hooks.
+"""UNO (`uno`, spec 5 and 6), and the base of UNO Show 'Em No Mercy (no_mercy.py) and Ena
+(ena.py), which differ from it through the small overridable hooks below.
 
 Vocabulary: the *victim* owes a draw (`pending`), a *side penalty* does not change the turn
 (`penalty`), an *accepted* action is a legal card or a turn draw (it closes UNO windows, C2).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import (NO_MERCY_CODES, UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
+from ..cards import (UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
                      uno_card_set, uno_points)
 from .base import Ruleset
 from .options import ConfigError
@@ -21,8 +21,6 @@ BLOCKING = ("target", "challenge_result", "reflip")  # inputs a card cannot stan
 class UnoRules(Ruleset):
     game = "uno"
     codes = UNO_CODES
-    no_mercy = False
-    ena = False
 
     def deck(self) -> tuple[str, ...]:
         return uno_card_set(self.game, self.opt.get("deck", "108"))
@@ -87,18 +85,39 @@ class UnoRules(Ruleset):
     def apply(self, st: GameState, ev: dict[str, Any]) -> None:
         etype = ev["type"]
         seat = ev.get("seat")
-        if etype != "end_turn" and (st.multi_seat is not None or st.absorb is not None):
+        owner = self.open_turn_owner(st)
+        if etype != "end_turn" and owner is not None:
             # a multi-card turn closes on any event by another seat (6, 7.2)
-            owner = st.multi_seat if st.multi_seat is not None else st.absorb[0]  # type: ignore[index]
             actor = seat if seat is not None else (st.current if etype == "card" else None)
             if actor != owner:
-                st.multi_seat = None
-                st.absorb = None
+                self.close_open_turn(st)
         handler = getattr(self, "on_" + etype, None)
         if handler is None:
             st.flag(seat, "wrong_seat")  # `out` is a 99-game button
             return
         handler(st, ev)
+
+    # --- multi-card turns: same number, Discard All, several stacked draw cards ------------
+    @staticmethod
+    def open_turn_owner(st: GameState) -> int | None:
+        if st.multi_seat is not None:
+            return st.multi_seat
+        if st.absorb is not None:
+            return st.absorb[0]
+        return st.stack_seat
+
+    @staticmethod
+    def close_open_turn(st: GameState) -> None:
+        st.multi_seat = None
+        st.absorb = None
+        st.stack_seat = None
+
+    def adds_to_own_stack(self, st: GameState, s: int | None, card: UnoCard) -> bool:
+        """stack_one_per_turn=false: the last stacker may add more draw cards to the count it
+        has just passed on (the victim stays the seat after it)."""
+        pend = st.pending
+        return (s is not None and st.stack_seat == s and pend is not None and pend[0] == "draw"
+                and not st.hand_over and self.stack_error(st, card) is None)
 
     # --- cards ----------------------------------------------------------------------------
     def on_card(self, st: GameState, ev: dict[str, Any]) -> None:
@@ -108,14 +127,17 @@ class UnoRules(Ruleset):
         if s is None:
             s = st.current
         if st.absorb is not None and s == st.absorb[0] and card.colour == st.absorb[1]:
-            self.shed(st, s)  # Discard All: same-colour cards leave the hand without effect
+            self.shed(st, st.absorb[0])  # Discard All: same-colour cards leave the hand without effect
             return
         if (st.multi_seat is not None and s == st.multi_seat and is_number_rank(card.rank)
                 and card.colour is not None and st.top is not None
                 and parse_uno(st.top).rank == card.rank):
             st.top = code
             st.color = card.colour
-            self.shed(st, s)
+            self.shed(st, st.multi_seat)
+            return
+        if self.adds_to_own_stack(st, s, card):
+            self.stack(st, s, card)  # type: ignore[arg-type]
             return
         if st.game_over or st.hand_over or not st.flipped or s is None or not st.active(s):
             st.flag(s, "out_of_turn")
@@ -250,6 +272,9 @@ class UnoRules(Ruleset):
             if rank == "wild_reverse_draw4" and not two:
                 self.flip_direction(st)
             self.start_draw(st, s, rank, draw_total or draw_value(rank))
+            if not last and self.opt.get("stack_one_per_turn", True) is False \
+                    and self.stacking_mode() != "none":
+                st.stack_seat = s  # may add more draw cards before the next seat acts
         else:  # plain wild, customizable wild
             st.current = st.adv(s, 1)
 
@@ -267,11 +292,11 @@ class UnoRules(Ruleset):
     # --- stacking -------------------------------------------------------------------------
     def stack_error(self, st: GameState, card: UnoCard) -> str | None:
         """Why `card` may not answer the pending draw (None: it may)."""
-        if st.challenge is not None:
-            return "must_draw"  # a lost challenge: the six cards are owed
         mode = self.stacking_mode()
         if mode == "none":
             return "must_draw"
+        if st.challenge is not None:
+            return "cannot_stack"  # a lost challenge: the six cards are owed, no stacking
         rank = card.rank
         if not draw_value(rank):
             return "cannot_stack"
@@ -294,9 +319,13 @@ class UnoRules(Ruleset):
     def may_jump(self, st: GameState, s: int, card: UnoCard) -> bool:
         if st.top != card.code or not self.jump_enabled(card):
             return False
+        if s != st.current:
+            return True
+        # The victim of a draw answering with the identical card: when in-turn stacking takes
+        # it, it stacks; otherwise it is a jump-in / overtake (C12, C13).
         pend = st.pending
-        own_draw = pend is not None and pend[0] == "draw" and pend[1] == s
-        return s != st.current or own_draw
+        return (pend is not None and pend[0] == "draw" and pend[1] == s
+                and self.stack_error(st, card) is not None)
 
     def jump_in(self, st: GameState, s: int, card: UnoCard) -> None:
         """Play continues from the jumper as if it had played in turn (6, 8.3, C12, C13)."""
@@ -370,8 +399,7 @@ class UnoRules(Ruleset):
         if st.top is not None and parse_uno(st.top).colour is None:
             st.color = None  # C8: a final wild names no colour
         st.uno_vulnerable = None
-        st.multi_seat = None
-        st.absorb = None
+        self.close_open_turn(st)
         st.revealed = ()
         if st.pending is not None and st.pending[0] != "draw":
             st.pending = None  # C6: nothing but a draw is owed after the last card
@@ -439,6 +467,7 @@ class UnoRules(Ruleset):
         st.wd4_by = None
         st.stack_rank, st.stack_value, st.stacked = None, 0, False
         st.last_flip = False
+        self.close_open_turn(st)
 
     # --- the starting card ----------------------------------------------------------------
     def reflips(self, card: UnoCard) -> bool:
@@ -497,6 +526,14 @@ class UnoRules(Ruleset):
         return first
 
     # --- buttons --------------------------------------------------------------------------
+    def gain(self, st: GameState, s: int, count: int) -> None:
+        """Seat `s` takes `count` cards: an earlier UNO call no longer covers it (C3)."""
+        st.hand_counts[s] += count
+        if st.uno_called == s:
+            st.uno_called = None
+        if st.uno_vulnerable == s and st.hand_counts[s] != 1:
+            st.uno_vulnerable = None
+
     def expected_drawer(self, st: GameState) -> int | None:
         if st.pending is not None:
             return st.pending[1]
@@ -522,7 +559,7 @@ class UnoRules(Ruleset):
             st.penalty[s] = owed_penalty - paid
             if not st.penalty[s]:
                 del st.penalty[s]
-            st.hand_counts[s] += paid
+            self.gain(st, s, paid)
             count -= paid
             if count == 0:
                 self.mercy(st)
@@ -533,7 +570,7 @@ class UnoRules(Ruleset):
                 return
             if not st.hand_over:
                 self.accept(st, s)
-            st.hand_counts[s] += count
+            self.gain(st, s, count)
             left = pend[2] - count if pend[0] == "draw" else 0
             if left > 0:
                 st.pending = ("draw", s, left)
@@ -548,13 +585,13 @@ class UnoRules(Ruleset):
             return
         if st.hand_over or s != st.current or any(st.awaits(k) for k in BLOCKING):
             if owed_penalty:
-                st.hand_counts[s] += count  # more than the penalty: trust the count
+                self.gain(st, s, count)  # more than the penalty: trust the count
                 self.mercy(st)
             else:
                 st.flag(s, "wrong_seat")
             return
         self.accept(st, s)
-        st.hand_counts[s] += count
+        self.gain(st, s, count)
         st.set_awaiting("play_or_pass", s)
         self.mercy(st)
 
@@ -609,11 +646,12 @@ class UnoRules(Ruleset):
         ok = (self.challenge_allowed() and pend is not None and pend[0] == "draw"
               and pend[1] == s and st.wd4_by is not None and st.challenge is None
               and (not st.stacked or self.opt.get("wd4_challenge_in_stack", False)))
-        if not ok or s is None:
+        player = st.wd4_by
+        if not ok or s is None or player is None:
             st.flag(s, "wrong_seat")
             return
-        st.challenge = (s, st.wd4_by)
-        st.set_awaiting("challenge_result", st.wd4_by)
+        st.challenge = (s, player)
+        st.set_awaiting("challenge_result", player)
 
     def on_challenge_result(self, st: GameState, ev: dict[str, Any]) -> None:
         if st.challenge is None or not st.awaits("challenge_result"):
@@ -637,140 +675,12 @@ class UnoRules(Ruleset):
 
     def on_end_turn(self, st: GameState, ev: dict[str, Any]) -> None:
         seat = ev.get("seat")
-        owner = st.multi_seat if st.multi_seat is not None else (
-            st.absorb[0] if st.absorb is not None else None)
+        owner = self.open_turn_owner(st)
         if owner is None or (seat is not None and seat != owner):
             st.flag(seat, "wrong_seat")
             return
-        st.multi_seat = None
-        st.absorb = None
+        self.close_open_turn(st)
 
     # --- No Mercy's mercy rule (a no-op elsewhere) ------------------------------------------
     def mercy(self, st: GameState) -> None:
         return
-
-
-class NoMercyRules(UnoRules):
-    game = "uno_no_mercy"
-    codes = NO_MERCY_CODES
-    no_mercy = True
-
-    def stacking_mode(self) -> str:
-        return "no_mercy"
-
-    def stack_error(self, st: GameState, card: UnoCard) -> str | None:
-        if card.rank == "skip" and self.opt["skip_dodges_stack"]:
-            return None
-        value = draw_value(card.rank)
-        if not value:
-            return "cannot_stack"
-        if self.opt["stack_rule"] == "equal_or_higher" and value < st.stack_value:
-            return "stack_value_too_low"
-        return None
-
-    def stack(self, st: GameState, s: int, card: UnoCard) -> None:
-        if card.rank == "skip":
-            # skip_dodges_stack: the victim passes the whole stack on to the next seat
-            pend = st.pending
-            value, rank = st.stack_value, st.stack_rank
-            self.play(st, s, card)
-            if pend is not None and not st.hand_over:
-                victim = st.adv(s, 1)
-                st.pending = ("draw", victim, pend[2])
-                st.current = victim
-                st.stack_rank, st.stack_value, st.stacked = rank, value, True
-            return
-        super().stack(st, s, card)
-
-    def jump_enabled(self, card: UnoCard) -> bool:
-        return False
-
-    def seven_zero(self) -> bool:
-        return True
-
-    def must_play_drawn(self) -> bool:
-        return True
-
-    def challenge_allowed(self) -> bool:
-        return False
-
-    def reflips(self, card: UnoCard) -> bool:
-        return not is_number_rank(card.rank)  # first_card_action = reflip
-
-    def first_reverse(self) -> str:
-        return "dealer_first"
-
-    def mercy(self, st: GameState) -> None:
-        limit = self.opt["mercy_limit"]
-        for s in st.active_seats():
-            if st.hand_counts[s] < limit:
-                continue
-            st.eliminate(s)
-            st.hand_counts[s] = 0
-            if st.uno_vulnerable == s:
-                st.uno_vulnerable = None
-            st.awaiting = tuple(a for a in st.awaiting if a[1] != s)
-            if st.pending is not None and st.pending[1] == s:
-                st.pending = None
-            if st.current == s:
-                st.current = st.adv(s, 1)
-        if st.active_count() == 1 and not st.game_over:
-            last = st.active_seats()[0]  # C11
-            st.hand_over = st.game_over = True
-            st.hand_winner = st.winner = last
-            st.current = None
-            st.pending = None
-            st.awaiting = ()
-
-
-class EnaRules(UnoRules):
-    game = "ena"
-    codes = UNO_CODES
-    ena = True
-
-    def deck(self) -> tuple[str, ...]:
-        return uno_card_set("uno", "108")
-
-    def stacking_mode(self) -> str:
-        return self.opt["stack_in_turn"]
-
-    def jump_enabled(self, card: UnoCard) -> bool:
-        return self.opt["overtake"] and (card.colour is not None or self.opt["overtake_wilds"])
-
-    def jump_adds_draws(self) -> bool:
-        return self.opt["overtake_draw_stacks"]
-
-    def jump_cancels(self) -> bool:
-        return False  # overtaking applies the card on top of the current state (8.3)
-
-    def seven_zero(self) -> bool:
-        return False
-
-    def must_play_drawn(self) -> bool:
-        return False
-
-    def catch_penalty(self) -> int:
-        return self.opt["ena_call_penalty"]
-
-    def misplay_penalty(self) -> int:
-        return self.opt["mistake_penalty"]
-
-    def out_of_turn_reason(self) -> str:
-        return "not_identical_out_of_turn" if self.opt["overtake"] else "out_of_turn"
-
-    def misplay(self, st: GameState, s: int, reason: str) -> None:
-        super().misplay(st, s, reason)
-        pend = st.pending
-        if (self.opt["mistake_ends_turn"] and s == st.current
-                and not (pend is not None and pend[1] == s)):
-            st.drop_awaiting("play_or_pass", s)
-            st.current = st.adv(s, 1)
-
-    def reflips(self, card: UnoCard) -> bool:
-        return False
-
-    def first_reverse(self) -> str:
-        return "dealer_right_first"
-
-    def first_wild_chooser(self, st: GameState, first: int) -> int:
-        return st.dealer

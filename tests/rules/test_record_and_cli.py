@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from tableref.errors import UserError
 from tableref.record import Journal, RecordHeader, read_record
 from tableref.referee import Referee
 
-from _paths import VECTORS
+from rules_paths import VECTORS
 
 _EXE = pathlib.Path(sys.executable).parent / "tableref"
 CLI = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "tableref"]

@@ -8,7 +8,7 @@ import pytest
 
 from tableref.scenario import run_file
 
-from _paths import VECTORS, shared_scenarios, vector_files
+from rules_paths import VECTORS, shared_scenarios, vector_files
 
 
 def _explain(result) -> str:
