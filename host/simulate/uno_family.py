@@ -43,6 +43,7 @@ class UnoFamilySim(GameSim):
         self.top: str | None = None
         self.color: str | None = None
         self.top_from_flip = False
+        self.top_fresh = False  # no turn action has happened since the top card landed
         self.current: int | None = None
         self.direction = 1
         # {"kind": "draw", "seat", "count", "last" (value of the last draw card), "rank",
@@ -379,7 +380,7 @@ class UnoFamilySim(GameSim):
     def voluntary_draw(self, seat: int) -> None:
         card = self.draw_one()
         self.hands[seat].append(card)
-        self.close_window(seat)
+        self.turn_action(seat)
         self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
         self.emit({"type": "draw", "seat": seat} if self.chance(0.5)
                   else {"type": "draw", "seat": seat, "count": 1})
@@ -402,7 +403,7 @@ class UnoFamilySim(GameSim):
             drawn += 1
             done = self.matches(card) or len(self.hands[seat]) >= limit
             if single or done:
-                self.close_window(seat)
+                self.turn_action(seat)
                 # the seat now owes the play of a drawn card (the engine reports it as
                 # play_or_pass, the phase after a draw; spec 1.6 names no other kind)
                 self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
@@ -460,7 +461,7 @@ class UnoFamilySim(GameSim):
 
     def do_draw(self, seat: int, count: int, pays_pending: bool) -> None:
         self.take_cards(seat, count)
-        self.close_window(seat)
+        self.turn_action(seat)
         self.pending = None
         if not self.hand_over:
             self.current = self.adv(seat)
@@ -472,6 +473,8 @@ class UnoFamilySim(GameSim):
     def take_cards(self, seat: int, count: int) -> None:
         for _ in range(count):
             self.hands[seat].append(self.draw_one())
+        if self.vulnerable == seat and count:
+            self.vulnerable = None  # 1.6: only a seat holding one card can be caught
 
     def challenge(self, victim: int, p: dict[str, Any]) -> None:
         player = p["wd4_by"]
@@ -497,15 +500,22 @@ class UnoFamilySim(GameSim):
             count += 1
             if color_of(card) == self.color or len(self.hands[victim]) >= limit:
                 break
-        self.close_window(victim)
+        self.turn_action(victim)
         self.pending = None
         self.current = self.adv(victim)
         self.mercy_check(victim)
         self.emit({"type": "draw", "seat": victim, "count": count})
 
+    def turn_action(self, actor: int) -> None:
+        """A draw or pass that is a seat's turn action (not a side-penalty draw)."""
+        self.top_fresh = False
+        self.close_window(actor)
+
     def close_window(self, actor: int) -> None:
-        """C2: another seat's accepted turn action closes the UNO-call window."""
-        if self.vulnerable is not None and self.vulnerable != actor:
+        """C2: another seat's accepted turn action closes the UNO-call window; the seat's own
+        draw ends it too, as it no longer holds one card (1.6)."""
+        v = self.vulnerable
+        if v is not None and (v != actor or len(self.hands[v]) != 1):
             self.vulnerable = None
 
     def mercy_check(self, seat: int) -> None:
@@ -536,12 +546,17 @@ class UnoFamilySim(GameSim):
         hand = self.hands[seat]
         guilty = card == "wild_draw4" and any(color_of(c) == self.color for c in hand if c != card)
         prev = self.pending if self.pending and self.pending["kind"] == "draw" else None
-        if jump and not self.ena and self.options["jump_in_action"] == "cancel_and_replace":
+        # cancel_and_replace cancels what the jumped-on card still has pending; once a seat
+        # has acted on it (drawn, passed) its effect is spent (the engine's reading; spec 6
+        # says only "cancels the first")
+        replaces = (jump and not self.ena and self.top_fresh
+                    and self.options["jump_in_action"] == "cancel_and_replace")
+        if replaces:
             prev = None  # C12: the jumped-on draw (the whole stack) is cancelled
         hand.remove(card)
         self.discard.append(card)
         self.close_window(seat)
-        self.top, self.top_from_flip = card, False
+        self.top, self.top_from_flip, self.top_fresh = card, False, True
         self.color = color_of(card)
         self.awaiting = []
         rank = rank_of(card)
@@ -553,7 +568,9 @@ class UnoFamilySim(GameSim):
         two = len(self.active()) == 2
         dv = draw_value(card)
         self.pending = None
-        if rank in ("reverse", "wild_reverse_draw4") and not two:
+        # (a Reverse jumped on a Reverse under cancel_and_replace: the first flip is cancelled
+        # and the jumper's applies, so the direction stays as the first one left it)
+        if rank in ("reverse", "wild_reverse_draw4") and not two and not replaces:
             self.direction = -self.direction
         if dv:
             victim = self.adv(seat)
