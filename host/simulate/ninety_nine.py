@@ -151,23 +151,27 @@ class NinetyNineSim(GameSim):
         hand = self.hands[seat]
         playable = [c for c in hand if c != "ono99"]
         safe = [c for c in playable if not self.busts(self.total_after(c))]
-        quad = not self.classic and hand.count("ono99") == 4
+        quad_rule = self.options.get("quad_ono99", "disabled")
+        quad = not self.classic and quad_rule != "disabled" and hand.count("ono99") == 4
         lone_ono = "ono99" in hand and not quad and self.misplay_now()
 
-        if self.classic:
+        if self.classic or (lone_ono and quad_rule == "disabled"):
             if lone_ono:
                 self.emit({"type": "card", "seat": seat, "card": "ono99"},
                           {"seat": seat, "reason": "ono99_unplayable"})
-            if safe:
-                self.play_card(seat, self.rng.choice(safe))
-            elif playable and self.chance(0.5):
-                self.play_card(seat, self.rng.choice(playable))  # busts: loses the hand
+            if not self.classic:
+                lone_ono = False  # (2022, quad_ono99 = disabled: flagged at once, as classic)
             else:
-                self.emit_out(seat)
-            return
+                if safe:
+                    self.play_card(seat, self.rng.choice(safe))
+                elif playable and self.chance(0.5):
+                    self.play_card(seat, self.rng.choice(playable))  # busts: loses the hand
+                else:
+                    self.emit_out(seat)
+                return
 
         if quad and (not safe or self.chance(0.7)):
-            self.play_quad(seat)
+            self.play_quad(seat, free=quad_rule == "free_then_play")
         elif safe:
             if lone_ono:
                 # C15: the lone ONO card waits for a set; the next card voids it.
@@ -188,14 +192,17 @@ class NinetyNineSim(GameSim):
         self.lose_hand(seat)
         self.emit({"type": "out", "seat": seat})
 
-    def play_quad(self, seat: int) -> None:
+    def play_quad(self, seat: int, free: bool) -> None:
+        """Four ONO 99 cards laid together (4.5): one play worth 0, or (free_then_play) no
+        play at all, after which the same seat still plays."""
         for i in range(4):
             if i == 3:
                 self.quad_seat = None
                 for _ in range(4):
                     self.hands[seat].remove("ono99")
                     self.discard.append("ono99")
-                self.after_play(seat, "num-0", pass_on=False)  # worth 0, counts as one play
+                if not free:
+                    self.after_play(seat, "num-0", pass_on=False)
                 self.refill(seat)
             else:
                 self.quad_seat = seat
@@ -221,6 +228,8 @@ class NinetyNineSim(GameSim):
         """Does this card, as the first of two owed plays, hand the obligation on? (3.5, 4.3)"""
         two = len(self.active()) == 2
         if self.classic:
+            if not self.options["hold_reverse_pass_double_play"]:
+                return card == "double_play"  # double_play_on_double_play = pass_on
             return card in ("hold", "reverse", "double_play")
         if card == "play2":
             return True
@@ -268,6 +277,8 @@ class NinetyNineSim(GameSim):
         self.hands[seat] = []
         self.owed = 0
         self.quad_seat = None
+        if self.options["reset_total_on_elimination"]:
+            self.total = 0
         if len(self.active()) == 1:
             self.game_over, self.winner, self.current = True, self.active()[0], None
         else:

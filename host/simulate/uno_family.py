@@ -314,6 +314,9 @@ class UnoFamilySim(GameSim):
             cards, reason = list(self.hands[seat]), "out_of_turn"
             if self.jump_in:  # an identical card would be a legal jump-in
                 cards = [c for c in cards if c != self.top]
+            if self.options.get("multi_same_number") and self.top and is_number(self.top):
+                # (the seat that laid the top number could legally add one of the same)
+                cards = [c for c in cards if rank_of(c) != rank_of(self.top)]
         if cards:
             self.illegal_card(seat, self.rng.choice(cards), reason)
 
@@ -427,6 +430,11 @@ class UnoFamilySim(GameSim):
                 return [c for c in hand if draw_value(c)]
             return [c for c in hand if draw_value(c) >= p["last"]]
         if self.ena:
+            rule = self.options["stack_in_turn"]
+            if rule == "any_draw":
+                return [c for c in hand if rank_of(c) in ("draw2", "wild_draw4")]
+            if rule == "none":  # C13: an identical Draw Two is still an overtake that adds up
+                return [c for c in hand if c == self.top and rank_of(c) == "draw2"]
             return [c for c in hand if rank_of(c) == p["rank"] and c != "wild_draw4"] \
                 if p["rank"] == "draw2" else [c for c in hand if c == p["rank"] == "wild_draw4"]
         ranks = {"none": (), "any_draw": ("draw2", "wild_draw4"),
@@ -448,7 +456,8 @@ class UnoFamilySim(GameSim):
                 if self.nomercy:
                     reason = "stack_value_too_low" if draw_value(card) else "cannot_stack"
                 else:  # 1.7: must_draw with stacking off, cannot_stack with it on
-                    stacking_on = self.ena or self.stacking != "none"
+                    stacking_on = (self.options["stack_in_turn"] != "none") if self.ena \
+                        else self.stacking != "none"
                     reason = "cannot_stack" if stacking_on else "must_draw"
                 self.illegal_card(seat, card, reason)
                 return
@@ -491,7 +500,8 @@ class UnoFamilySim(GameSim):
             self.emit({"type": "challenge_result", "guilty": False})
 
     def resolve_roulette(self, victim: int) -> None:
-        self.name_color(victim)
+        if self.color is None:  # the victim names it (roulette_chooser = victim)
+            self.name_color(victim)
         limit = self.options["mercy_limit"]
         count = 0
         while True:
@@ -603,7 +613,7 @@ class UnoFamilySim(GameSim):
             self.emit({"type": "card", "seat": seat, "card": card})
             return
         if rank == "wild_color_roulette":
-            self.awaiting = [{"kind": "color", "seat": self.current}]
+            self.awaiting = [{"kind": "color", "seat": self.roulette_chooser(seat)}]
         elif rank == "wild_swap_hands":
             self.awaiting = [{"kind": "target", "seat": seat}, {"kind": "color", "seat": seat}]
         elif is_wild(card):
@@ -618,11 +628,41 @@ class UnoFamilySim(GameSim):
             self.name_color(seat)
         elif is_wild(card) and rank != "wild_color_roulette":
             self.name_color(seat)
+        elif rank == "wild_color_roulette" and self.roulette_chooser(seat) == seat:
+            self.name_color(seat)
+        elif self.options.get("multi_same_number") and rank.isdigit() and not jump \
+                and prev is None and not (self.seven_zero and rank in ("7", "0")):
+            self.add_same_numbers(seat, rank)
         elif self.seven_zero and rank == "7":
             self.swap_with_target(seat)
         elif self.nomercy and rank == "discard_all":
             self.discard_all(seat, color_of(card))
         self.maybe_call(seat, called)
+
+    def roulette_chooser(self, player: int) -> int:
+        """Who names the Color Roulette colour (7.3 roulette_chooser)."""
+        p = self.pending
+        assert p is not None
+        return player if self.options["roulette_chooser"] == "player" else p["seat"]
+
+    def add_same_numbers(self, seat: int, rank: str) -> None:
+        """multi_same_number (6): the seat adds more cards of the same number, then end_turn."""
+        more = [c for c in self.hands[seat] if rank_of(c) == rank]
+        if not more or not self.chance(0.7):
+            return
+        self.rng.shuffle(more)
+        for card in more[:self.rng.randint(1, len(more))]:
+            self.hands[seat].remove(card)
+            self.discard.append(card)
+            self.top, self.color = card, color_of(card)
+            if not self.hands[seat]:
+                self.go_out(seat)
+            elif len(self.hands[seat]) == 1:
+                self.vulnerable = seat
+            self.emit({"type": "card", "seat": seat, "card": card})
+            if self.hand_over:
+                return
+        self.emit({"type": "end_turn", "seat": seat})
 
     def maybe_call(self, seat: int, called: bool) -> None:
         if self.hand_over or called or self.vulnerable != seat:
