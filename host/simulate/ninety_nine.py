@@ -35,6 +35,7 @@ class NinetyNineSim(GameSim):
         self.eliminated: set[int] = set()
         self.tokens = [o.get("tokens_per_player", 3)] * self.n
         self.hand_no = 1
+        self.dealer = 0
         self.last_hand_loser: int | None = None
         self.quad_seat: int | None = None  # 2022: seat laying an ONO 99 set
         self.game_over = False
@@ -267,7 +268,13 @@ class NinetyNineSim(GameSim):
             self.game_over, self.winner, self.current = True, self.active()[0], None
             return  # C9: total, direction and hand stay as they were
         self.hand_no += 1
-        leader = seat if seat not in self.eliminated else self.adv(seat, 1, direction=1)
+        if self.options["next_hand_leader"] == "left_of_dealer":
+            # the deal passes one seat to the left each hand (engine's reading); the seat
+            # left of the dealer leads
+            self.dealer = self.adv(self.dealer, 1, direction=1)
+            leader = self.adv(self.dealer, 1, direction=1)
+        else:
+            leader = seat if seat not in self.eliminated else self.adv(seat, 1, direction=1)
         self.deal(leader)
 
     def eliminate_2022(self, seat: int) -> None:
@@ -275,7 +282,7 @@ class NinetyNineSim(GameSim):
         self.eliminated.add(seat)
         self.dead += self.hands[seat]
         self.hands[seat] = []
-        self.owed = 0
+        self.owed = 0  # 4.4: the obligation goes with the seat (play2_dies_with_eliminated_seat)
         self.quad_seat = None
         if self.options["reset_total_on_elimination"]:
             self.total = 0

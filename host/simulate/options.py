@@ -20,7 +20,7 @@ SUPPORTED: dict[str, Spec] = {
         "allow_negative_total": (True, _BOOL),
         "tokens_per_player": (3, int),
         "elimination": ("loss_with_no_tokens", ("loss_with_no_tokens", "last_token_lost")),
-        "next_hand_leader": ("loser", ("loser",)),
+        "next_hand_leader": ("loser", ("loser", "left_of_dealer")),
         "two_player_reverse": ("hold", ("hold",)),
         "hold_reverse_pass_double_play": (True, _BOOL),
         "double_play_on_double_play": ("pass_on", ("pass_on",)),
@@ -35,6 +35,7 @@ SUPPORTED: dict[str, Spec] = {
         "bust_card": ("not_counted", ("not_counted",)),
         "reset_total_on_elimination": (False, _BOOL),
         "quad_ono99": ("counts_as_play", ("counts_as_play", "free_then_play", "disabled")),
+        # false is left undefined by the spec (the engine's code and notes differ): not modelled
         "play2_dies_with_eliminated_seat": (True, (True,)),
     },
     "uno": {
