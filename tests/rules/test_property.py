@@ -188,3 +188,26 @@ def test_referee_agrees_with_simulator(game: str) -> None:
             pytest.fail(explain(sim, seed, *found), pytrace=False)
 
     check()
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_record_written_by_simulator_replays_the_same(game: str, tmp_path: Any) -> None:
+    """write_record -> read_record -> Referee gives the state pushing the events directly gave."""
+    from tableref.record import read_record
+    from tableref.simulate import write_record
+
+    if not engine_has(game):
+        pytest.skip(f"the engine has no {game} ruleset yet")
+    for seed in range(3):
+        sim = simulate_game(game, 3, seed, misplay_rate=0.1)
+        path = write_record(sim, tmp_path / f"{game}-{seed}.jsonl")
+        header, events = read_record(path)
+        assert (header.game, header.players, header.options) == (game, 3, {})
+        direct = Referee(game, 3)
+        for ev in sim.events:
+            direct.push(ev)
+        replayed = Referee(header.game, header.players, header.options)
+        for ev in events:
+            replayed.push(ev)
+        assert replayed.state == direct.state
+        assert replayed.state["game_over"] == sim.truth[-1]["game_over"]
