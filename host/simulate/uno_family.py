@@ -32,6 +32,7 @@ class UnoFamilySim(GameSim):
         else:
             self.call_penalty, self.mistake_penalty = o["uno_penalty"], o["illegal_play_penalty"]
         self.challenges = (not self.nomercy) and o.get("wd4_challenge", True)
+        self.false_catch_penalty: int = 0 if self.ena else o.get("false_catch_penalty", 0)
         # UNO house rules (spec 6); No Mercy makes 7-0 and drawing until playable official
         self.stacking: str = o.get("stacking", "none")
         self.jump_in: bool = o.get("jump_in", False)
@@ -274,8 +275,10 @@ class UnoFamilySim(GameSim):
             targets = [s for s in self.active() if s not in (catcher, self.vulnerable)]
             if targets:
                 target = self.rng.choice(targets)
+                self.add_penalty(catcher, self.false_catch_penalty)
                 self.emit({"type": "catch", "seat": catcher, "target": target},
                           {"seat": catcher, "reason": "invalid_catch"})
+                self.pay_penalty(catcher)
         if self.may_jump_on_top() and self.chance(0.35):
             takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
             if takers:
@@ -491,7 +494,10 @@ class UnoFamilySim(GameSim):
         self.emit({"type": "challenge", "seat": victim})
         self.awaiting = []
         if p["guilty"]:
-            self.pending = None  # the challenger takes a normal turn (A14)
+            self.pending = None
+            if self.options.get("wd4_guilty_next") == "challenger_skipped":
+                self.current = self.adv(victim)
+            # else the challenger takes a normal turn (A14)
             self.add_penalty(player, 4)
             self.emit({"type": "challenge_result", "guilty": True})
             self.pay_penalty(player)

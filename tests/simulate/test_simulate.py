@@ -188,7 +188,7 @@ def test_wild_draw_four_challenge_outcome_is_the_truth() -> None:
 
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError):
-        simulate_game("uno", 3, 0, {"wd4_guilty_next": "challenger_skipped"})
+        simulate_game("uno", 3, 0, {"play_drawn_card": "must"})
     with pytest.raises(ValueError):
         simulate_game("uno", 3, 0, {"no_such_option": 1})
     with pytest.raises(ValueError):
