@@ -45,6 +45,7 @@ class UnoFamilySim(GameSim):
         self.color: str | None = None
         self.top_from_flip = False
         self.top_fresh = False  # no turn action has happened since the top card landed
+        self.last_player: int | None = None  # who laid the top card
         self.current: int | None = None
         self.direction = 1
         # {"kind": "draw", "seat", "count", "last" (value of the last draw card), "rank",
@@ -281,6 +282,9 @@ class UnoFamilySim(GameSim):
                 self.pay_penalty(catcher)
         if self.may_jump_on_top() and self.chance(0.35):
             takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
+            if self.options.get("multi_same_number") and is_number(self.top):
+                # (the seat that laid the top number would be adding to its own turn)
+                takers = [s for s in takers if s != self.last_player]
             if takers:
                 # Ena overtake (8.3) / UNO jump-in (6)
                 self.play_card(self.rng.choice(takers), self.top, jump=True)
@@ -292,7 +296,12 @@ class UnoFamilySim(GameSim):
 
     def button_misplay(self) -> None:
         """A button pressed at a seat that has nothing to do (1.7 wrong_seat; costs nothing)."""
-        seat = self.rng.choice([s for s in self.active() if s != self.current])
+        seats = [s for s in self.active() if s != self.current]
+        if self.options.get("multi_same_number"):
+            seats = [s for s in seats if s != self.last_player]  # its turn may still be open
+        if not seats:
+            return
+        seat = self.rng.choice(seats)
         kind = self.rng.choice(["challenge", "color", "draw", "pass", "end_turn"])
         event: dict[str, Any] = {"type": kind, "seat": seat}
         if kind == "color":
@@ -573,6 +582,7 @@ class UnoFamilySim(GameSim):
         self.discard.append(card)
         self.close_window(seat)
         self.top, self.top_from_flip, self.top_fresh = card, False, True
+        self.last_player = seat
         self.color = color_of(card)
         self.awaiting = []
         rank = rank_of(card)
