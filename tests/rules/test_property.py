@@ -52,7 +52,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
             "multi_same_number": st.booleans(),
             "wd4_guilty_next": st.sampled_from(["challenger_plays", "challenger_skipped"]),
             "false_catch_penalty": st.integers(0, 2),
-            "illegal_play_penalty": st.integers(0, 2)},
+            "illegal_play_penalty": st.integers(0, 2),
+            "infer_color_from_next_card": st.booleans()},
     "uno_no_mercy": {"mercy_limit": st.integers(12, 25),
                      "stack_rule": st.sampled_from(["equal_or_higher", "any"]),
                      "roulette_chooser": st.sampled_from(["victim", "player"])},
@@ -60,7 +61,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
             "target_score": st.sampled_from([100, 200, 500]),
             "mistake_penalty": st.integers(0, 3),
             "stack_in_turn": st.sampled_from(["none", "same_type", "any_draw"]),
-            "ena_call_penalty": st.integers(0, 3)},
+            "ena_call_penalty": st.integers(0, 3),
+            "mistake_ends_turn": st.booleans(),
+            "infer_color_from_next_card": st.booleans()},
 }
 UNO_FAMILY = ("uno", "uno_no_mercy", "ena")
 MAX_SEATS = 8
