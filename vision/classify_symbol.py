@@ -114,6 +114,45 @@ def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarra
     return cv2.warpAffine(sym.astype(np.float32), m, size, flags=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
 
 
+def six_or_nine(mask: np.ndarray) -> str | None:
+    """Tell 6 from 9 by geometry, whatever way up the card lies: the underline marks the
+    bottom of the digit, and a 6 has its closed loop in its lower half."""
+    binary = (mask > 0.5).astype(np.uint8)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if n < 3:
+        return None
+    order = sorted(range(1, n), key=lambda i: -stats[i, cv2.CC_STAT_AREA])
+    g = order[0]
+    gx, gy, gw, gh = (int(stats[g, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    bar_dir = 0
+    for i in order[1:]:
+        bx, by, bw, bh = (int(stats[i, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+        centred = abs((bx + bw / 2) - (gx + gw / 2)) < 0.35 * gw
+        if bw >= 0.35 * gw and bh <= 0.4 * gh and bw > 1.5 * bh and centred:
+            if by >= gy + 0.8 * gh and by < gy + 1.6 * gh:
+                bar_dir = 1      # bar below the glyph: the glyph is upright
+                break
+            if by + bh <= gy + 0.2 * gh and by + bh > gy - 0.6 * gh:
+                bar_dir = -1     # bar above: the card lies upside down
+                break
+    if bar_dir == 0:
+        return None
+    glyph = (lab == g).astype(np.uint8)
+    contours, hier = cv2.findContours(glyph, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    holes = [c for c, hh in zip(contours, hier[0]) if hh[3] >= 0 and cv2.contourArea(c) >= 0.01 * gw * gh]
+    if not holes:
+        return None
+    hole = max(holes, key=cv2.contourArea)
+    m = cv2.moments(hole)
+    if m["m00"] <= 0:
+        return None
+    hy = m["m01"] / m["m00"]
+    low = hy > gy + gh / 2
+    if bar_dir < 0:
+        low = not low
+    return "6" if low else "9"
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-6)
 
