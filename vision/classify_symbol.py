@@ -17,7 +17,7 @@ import numpy as np
 from .classify_colour import channel_max_min, white_balance, white_gains
 
 CANON_W, CANON_H = 128, 200
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 
 UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wild_draw4"
 NINETY_NINE_PREFIX = "99:"
@@ -153,6 +153,23 @@ def six_or_nine(mask: np.ndarray) -> str | None:
     return "6" if low else "9"
 
 
+def colour_mix(card_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Colour-blind summary of the inks: shares of the four hues sorted (one dominant hue on a
+    coloured card, four on a wild), plus the saturated / dark / white shares."""
+    small = cv2.resize(card_bgr, (24, 38), interpolation=cv2.INTER_AREA)
+    wb = white_balance(small, gains).astype(np.uint8)
+    hsv = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)
+    h, s_, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    sat = (s_ > 90) & (v > 35)
+    n = float(h.size)
+    bins = [np.count_nonzero(sat & (h >= lo) & (h < hi)) for lo, hi in ((0, 14), (14, 37), (37, 88), (88, 140), (140, 181))]
+    hues = np.array([bins[0] + bins[4], bins[1], bins[2], bins[3]], np.float32) / max(1.0, float(sat.sum()))
+    hues = np.sort(hues)[::-1]
+    dark = np.count_nonzero((v < 60) & (s_ < 110)) / n
+    white = np.count_nonzero((s_ < 60) & (v > 150)) / n
+    return _unit(np.concatenate([hues, [sat.sum() / n, dark, white]]).astype(np.float32))
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-6)
 
@@ -174,7 +191,8 @@ def features(card_bgr: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray
     white, dark, colour = _pixel_classes(cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA), gains)
     layout = _unit(np.concatenate([cv2.resize(p, (4, 6), interpolation=cv2.INTER_AREA).ravel()
                                    for p in (white, dark, colour)]))
-    vec = np.concatenate([shape_hog, 0.6 * shape_px, 0.5 * place_hog, 0.4 * layout]).astype(np.float32)
+    vec = np.concatenate([shape_hog, 0.6 * shape_px, 0.5 * place_hog, 0.4 * layout,
+                          0.5 * colour_mix(card_bgr, gains)]).astype(np.float32)
     return _unit(vec)
 
 
