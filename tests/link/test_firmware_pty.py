@@ -95,7 +95,8 @@ def ono(turn: int, total: int, players: int = 4, **kw: Any) -> Snapshot:
 
 
 def test_snapshots_are_displayed_as_sent(rig: Rig) -> None:
-    pump_until(rig.link, lambda: rig.link.session.board is not None)
+    # the firmware's stdout is read by a thread: on a loaded machine its boot line can trail the HI
+    pump_until(rig.link, lambda: rig.link.session.board is not None and rig.firmware.boot_id is not None)
     assert rig.link.session.board.boot_id == rig.firmware.boot_id and rig.link.session.board.board == "unix"
     for snap in [ono(1, 5), ono(2, 17, direction="ccw"), ono(3, 95), ono(3, 96, elim=0b0001), ono(0, -4, pend="p2"),
                  Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=2, colour="green", pend="d4"), Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, winner=1, mode="over")]:
