@@ -28,22 +28,22 @@ def _pend(pending: Mapping[str, Any] | None) -> str | None:
     return ("p" if kind == "play" else "d") + str(min(count, MAX_PEND))
 
 
-def _mode(state: Mapping[str, Any]) -> str:
+def _mode(state: Mapping[str, Any], asking: bool) -> str:
     if state.get("game_over"):
         return "over"
-    # The referee waits for the table: a colour, a target, a reflip, a play-or-pass decision,
-    # or (current_seat null) the next hand to start.
-    if state.get("awaiting") or state.get("current_seat") is None:
-        return "ask"
-    return "play"
+    # "ask" shows CArd: only the app knows the camera could not read a card. Waiting for a
+    # colour or a target is shown by the ring (no colour, seat blinking), not by CArd.
+    return "ask" if asking else "play"
 
 
-def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: int = 0) -> Snapshot:
+def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: int = 0,
+                   asking: bool = False) -> Snapshot:
     """The Snapshot for `state` of `game` with `players` seats.
 
     err_id: the caller's id for the illegal play that state["illegal"] reports (any int > 0
     that differs from the previous illegal play's, e.g. a count of every event pushed so
     far); ignored when state["illegal"] is None, so the board's ErrC clears on the next event.
+    asking: the table is asked to name a card the camera could not read (the board shows CArd).
     Raises ValueError for an unknown game or a state the wire cannot carry.
     """
     if game in NINETY_NINE_GAMES:
@@ -70,7 +70,7 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
         colour=colour,
         err=err_id if illegal is not None else 0,
         winner=state.get("winner"),
-        mode=_mode(state),
+        mode=_mode(state, asking),
     )
     _check(snap)
     return snap

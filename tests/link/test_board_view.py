@@ -56,22 +56,29 @@ def test_uno_draw_pending_and_colour_no_total() -> None:
     assert fields(board_snapshot(s, "uno", 3)) == (3, 0, "ccw", 0, None, "d4", "green", 0, None, "play")
 
 
-def test_uno_waiting_for_colour_asks_the_table() -> None:
+def test_uno_waiting_for_colour_shows_no_colour_and_does_not_ask_for_a_card() -> None:
     s = state(total=None, current_seat=1, awaiting=[{"kind": "color", "seat": 1}], top="wild", color=None)
     snap = board_snapshot(s, "uno", 2)
-    assert (snap.mode, snap.colour) == ("ask", None)
+    assert (snap.mode, snap.colour) == ("play", None)
+
+
+def test_an_unreadable_card_asks_the_table() -> None:
+    s = state(total=42, current_seat=1)
+    assert board_snapshot(s, "ono99_2022", 4, asking=True).mode == "ask"
+    assert board_snapshot(s, "ono99_2022", 4).mode == "play"
+    assert board_snapshot(dict(s, game_over=True, winner=1), "ono99_2022", 4, asking=True).mode == "over"
 
 
 def test_uno_hand_over_waits_for_next_hand() -> None:
     s = state(total=None, current_seat=None, hand_over=True, hand_winner=1, color="red", scores=[0, 80])
     snap = board_snapshot(s, "uno", 2)
-    assert (snap.turn, snap.mode, snap.winner) == (None, "ask", None)
+    assert (snap.turn, snap.mode, snap.winner) == (None, "play", None)
 
 
 def test_no_mercy_roulette_and_huge_stack() -> None:
     roulette = state(total=None, current_seat=2, pending={"kind": "roulette", "seat": 2},
                      awaiting=[{"kind": "color", "seat": 2}], color="blue")
-    assert (board_snapshot(roulette, "uno_no_mercy", 6).pend, board_snapshot(roulette, "uno_no_mercy", 6).mode) == ("r", "ask")
+    assert (board_snapshot(roulette, "uno_no_mercy", 6).pend, board_snapshot(roulette, "uno_no_mercy", 6).mode) == ("r", "play")
     stack = state(total=None, current_seat=0, pending={"kind": "draw", "seat": 0, "count": 46}, color="red", eliminated=[5])
     snap = board_snapshot(stack, "uno_no_mercy", 6)
     assert (snap.pend, snap.elim) == ("d46", 0b100000)
