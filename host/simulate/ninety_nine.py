@@ -62,10 +62,10 @@ class NinetyNineSim(GameSim):
             "game_over": self.game_over,
             "winner": self.winner,
             "hands": [list(h) for h in self.hands],
+            "hand": self.hand_no,  # 2022: one long hand
         }
         if self.classic:
             t["tokens"] = list(self.tokens)
-            t["hand"] = self.hand_no
             t["last_hand_loser"] = self.last_hand_loser
         return t
 

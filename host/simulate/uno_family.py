@@ -54,6 +54,7 @@ class UnoFamilySim(GameSim):
         self.eliminated: set[int] = set()
         self.scores = [0] * self.n
         self.dealer = 0
+        self.hand_no = 1
         self.vulnerable: int | None = None
         self.hand_over = False
         self.hand_winner: int | None = None
@@ -85,6 +86,7 @@ class UnoFamilySim(GameSim):
             "hand_over": self.hand_over,
             "hand_winner": self.hand_winner,
             "scores": list(self.scores),
+            "hand": self.hand_no,
             "game_over": self.game_over,
             "winner": self.winner,
             "hands": [sorted(h) for h in self.hands],
@@ -150,7 +152,8 @@ class UnoFamilySim(GameSim):
         self.penalty, self.awaiting, self.vulnerable = {}, [], None
         self.hand_over, self.hand_winner = False, None
         if not first:
-            self.dealer = (self.dealer + 1) % self.n
+            self.dealer = (self.dealer + 1) % self.n  # the deal passes left (8.1)
+            self.hand_no += 1
             self.emit({"type": "new_hand", "dealer": self.dealer})
         self.flip()
 

@@ -58,7 +58,7 @@ MAX_SEATS = 8
 
 def compared_fields(game: str, truth: dict[str, Any]) -> list[str]:
     """The state fields (spec 1.6) the simulator's truth pins down for this game."""
-    fields = ["current_seat", "eliminated", "game_over", "winner", "pending", "awaiting"]
+    fields = ["current_seat", "eliminated", "game_over", "winner", "pending", "awaiting", "hand"]
     if truth["active"] >= 3:  # with two seats left, direction has no effect (A27)
         fields.append("direction")
     if game in UNO_FAMILY:
@@ -69,7 +69,7 @@ def compared_fields(game: str, truth: dict[str, Any]) -> list[str]:
     else:
         fields.append("total")
     if game == "ono99_classic":
-        fields += ["tokens", "hand", "last_hand_loser"]
+        fields += ["tokens", "last_hand_loser"]
     return fields
 
 
@@ -94,15 +94,29 @@ def disagreements(game: str, state: dict[str, Any], illegal: Any,
     return out
 
 
+UNDO_EVERY = 37  # now and then, undo the event and push it again (pop must restore exactly)
+
+
 def cross_check(sim: SimGame) -> tuple[int, dict[str, tuple[Any, Any]]] | None:
     """Replay the observable events; the first (event index, disagreements), or None."""
     h = sim.header
     ref = Referee(h["game"], h["players"], h["options"])
+    before = ref.state
     for i, (event, truth) in enumerate(zip(sim.events, sim.truth)):
         verdict = ref.push(event)
-        diff = disagreements(h["game"], ref.state, verdict.illegal, truth)
+        state = ref.state
+        diff = disagreements(h["game"], state, verdict.illegal, truth)
         if diff:
             return i, diff
+        if i % UNDO_EVERY == UNDO_EVERY - 1:
+            ref.pop()
+            if ref.state != before:
+                return i, {"pop() restores the state": (before, ref.state)}
+            again = ref.push(event)
+            if again != verdict or ref.state != state:
+                return i, {"push after pop gives the same result": ((verdict, state),
+                                                                    (again, ref.state))}
+        before = state
     return None
 
 

@@ -1,0 +1,52 @@
+"""Acceptance of the pile watcher on seeded synthetic clips written through a real video codec.
+
+20 clips of about 10 s at 640x360 are rendered, encoded as mp4v, read back through
+`open_source` and watched; the score module matches reports to the ground truth.
+"""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from tableref.vision.recognise import Recogniser
+from tableref.vision.synth.clip_writer import write_clip
+from tableref.vision.synth.scene import SceneParams
+from tableref.vision.synth.score import Score, score_clip, watch_events
+
+CLIPS = 20
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> Score:
+    folder: pathlib.Path = tmp_path_factory.mktemp("clips")
+    recogniser = Recogniser(deck="auto")
+    total = Score()
+    for seed in range(1000, 1000 + CLIPS):
+        deck = "ono99" if seed % 4 == 3 else "uno"
+        truth = write_clip(SceneParams(seed=seed, deck=deck, size=(640, 360), duration=10.0),
+                           folder / f"clip_{seed}.mp4")
+        reported = watch_events(str(folder / f"clip_{seed}.mp4"), recogniser)
+        total = total.add(score_clip(truth, reported, f"seed {seed} ({deck})"))
+    print("\nwatcher acceptance:", total.summary())
+    return total
+
+
+def test_finds_landings_and_removals(scored: Score) -> None:
+    assert scored.truth >= 60, "the clips should hold enough events to measure 99%"
+    assert scored.recall >= 0.99, "\n".join(scored.misses)
+
+
+def test_no_extra_or_double_reports(scored: Score) -> None:
+    assert scored.extra_rate <= 0.01, "\n".join(scored.extras)
+
+
+def test_reports_soon_after_the_card_settles(scored: Score) -> None:
+    assert scored.latency_p95 <= 0.3
+    assert min(scored.latencies) >= -0.2, "reported before the hand had left the pile"
+
+
+@pytest.mark.xfail(reason="reading accuracy depends on the recogniser (recog branch); measured and reported",
+                   strict=False)
+def test_reads_the_cards_it_finds(scored: Score) -> None:
+    assert scored.read_accuracy >= 0.97, "\n".join(scored.misreads)

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Measure the recogniser on the dev photos (../shared/data/photos). Nothing here is shipped:
+photo features live only in memory for the duration of a run.
+
+Modes:
+  loso     leave-one-source-out: for each source, the built-in (rendered) profile plus the
+           photos of the other 8 sources; test on the held-out source.
+  builtin  the built-in profile alone (no photo used for anything).
+  enroll   for every source with >= 2 photos of a card: enrol one photo per card, test on
+           that source's other photos.
+
+    python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|all]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import pathlib
+import sys
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
+from tableref.vision.find_card import find_cards, warp_card
+from tableref.vision.profiles import Profile, builtin_profile
+from tableref.vision.recognise import Recogniser
+
+DEFAULT_PHOTOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "photos"
+
+
+@dataclass
+class Photo:
+    file: str
+    source: str
+    label: str
+    image: np.ndarray
+
+
+def load_photos(root: pathlib.Path) -> list[Photo]:
+    rows = list(csv.DictReader(open(root / "labels.csv", newline="")))
+    out = []
+    for r in rows:
+        img = cv2.imread(str(root / r["file"]), cv2.IMREAD_COLOR)
+        if img is None:
+            raise SystemExit(f"cannot read {root / r['file']}")
+        out.append(Photo(r["file"], r["file"].split("/")[0], r["label"], img))
+    return out
+
+
+def photo_samples(photos: list[Photo]) -> Profile:
+    """Features of each photo's best card outline, in both 180-degree orientations."""
+    xs, labels, codes = [], [], []
+    for p in photos:
+        cands = find_cards(p.image)
+        if not cands:
+            continue
+        warped = warp_card(p.image, cands[0].quad, (CANON_W, CANON_H))
+        for img in (warped, cv2.rotate(warped, cv2.ROTATE_180)):
+            xs.append(features(img))
+            labels.append(rank_key(p.label))
+            codes.append(p.label)
+    return Profile("photos", np.stack(xs), labels, codes)
+
+
+def colour_of(code: str | None) -> str:
+    if code is None:
+        return "none"
+    return code.split("-")[0] if "-" in code else "wild"
+
+
+def report(title: str, results: list[tuple[Photo, str | None]]) -> float:
+    n = len(results)
+    ok = sum(1 for p, c in results if c == p.label)
+    print(f"\n== {title}: exact-code accuracy {ok}/{n} = {100 * ok / max(n, 1):.1f}%")
+    by_src: dict[str, list[bool]] = collections.defaultdict(list)
+    by_col: dict[str, list[bool]] = collections.defaultdict(list)
+    for p, c in results:
+        by_src[p.source].append(c == p.label)
+        by_col[colour_of(p.label)].append(c == p.label)
+    print("   per source: " + ", ".join(f"{s} {100 * np.mean(v):.0f}% ({sum(v)}/{len(v)})" for s, v in sorted(by_src.items())))
+    print("   per colour: " + ", ".join(f"{s} {100 * np.mean(v):.0f}% ({sum(v)}/{len(v)})" for s, v in sorted(by_col.items())))
+    conf = collections.Counter((p.label, c or "None") for p, c in results if c != p.label)
+    none = sum(1 for p, c in results if c is None)
+    wrong = n - ok - none
+    print(f"   errors: {wrong} wrong code, {none} rejected (None)")
+    if conf:
+        print("   confusions (truth -> said, count): " + ", ".join(f"{a}->{b} x{k}" for (a, b), k in conf.most_common(40)))
+    return ok / max(n, 1)
+
+
+def run_loso(photos: list[Photo]) -> float:
+    sources = sorted({p.source for p in photos})
+    samples = {s: photo_samples([p for p in photos if p.source == s]) for s in sources}
+    results = []
+    for s in sources:
+        others = [samples[o] for o in sources if o != s]
+        extra = Profile("others", np.concatenate([o.x for o in others]), sum((o.labels for o in others), []),
+                        sum((o.codes for o in others), []))
+        rec = Recogniser("auto", extra=extra)
+        results += [(p, rec.identify(p.image).card) for p in photos if p.source == s]
+    return report("leave-one-source-out (rendered + 8 other sources)", results)
+
+
+def run_builtin(photos: list[Photo]) -> float:
+    rec = Recogniser("auto")
+    return report("built-in profile alone (no photos)", [(p, rec.identify(p.image).card) for p in photos])
+
+
+def run_builtin_uno(photos: list[Photo]) -> float:
+    rec = Recogniser("uno")
+    return report("built-in profile alone, --deck uno", [(p, rec.identify(p.image).card) for p in photos])
+
+
+def enrol_split(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
+    """One enrolment shot per (source, card) that has >= 2 shots; the rest of those are tests."""
+    groups: dict[tuple[str, str], list[Photo]] = collections.defaultdict(list)
+    for p in photos:
+        groups[(p.source, p.label)].append(p)
+    enrol, test = [], []
+    for key in sorted(groups):
+        g = sorted(groups[key], key=lambda p: p.file)
+        if len(g) >= 2:
+            enrol.append(g[0])
+            test += g[1:]
+    return enrol, test
+
+
+def run_enroll(photos: list[Photo]) -> float:
+    enrol, test = enrol_split(photos)
+    results = []
+    for s in sorted({p.source for p in test}):
+        prof = photo_samples([p for p in enrol if p.source == s])
+        rec = Recogniser("auto", extra=prof)
+        results += [(p, rec.identify(p.image).card) for p in test if p.source == s]
+    return report(f"enrolment (1 shot per card enrolled, {len(enrol)} enrolled, {len(test)} tested)", results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
+    ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "all"), default="all")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    photos = load_photos(args.photos)
+    builtin_profile()
+    print(f"{len(photos)} photos from {len({p.source for p in photos})} sources")
+    if args.mode in ("loso", "all"):
+        run_loso(photos)
+    if args.mode in ("builtin", "all"):
+        run_builtin(photos)
+        run_builtin_uno(photos)
+    if args.mode in ("enroll", "all"):
+        run_enroll(photos)
+    print(f"\n({time.time() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,481 @@
+"""Card faces drawn by the project itself (OpenCV primitives and Hershey fonts only).
+
+These renders are the project's own stand-in for printed decks: the synthetic pile videos
+use them, and the built-in recogniser profile is trained on them (with augmentation), so
+nothing shipped depends on third-party card art.
+
+Styles:
+  * ``classic`` - UNO, official-like: white border, coloured field, white-ringed tilted oval,
+    white numerals with a black outline.
+  * ``clone``   - UNO, the common clone design: filled white oval, coloured italic numerals.
+  * ``ono99``   - the 99 decks: coloured field, two rules across the card, big white number
+    with a black shadow.
+A 99-deck code asked for in an UNO style is drawn in ``ono99`` (and vice versa ``classic``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import cv2
+import numpy as np
+
+# Card proportions of a real UNO card (56 x 87 mm).
+ASPECT = 87.0 / 56.0
+
+UNO_COLOURS = ("red", "yellow", "green", "blue")
+UNO_STYLES = ("classic", "clone")
+NINETY_NINE_STYLES = ("ono99",)
+STYLES = UNO_STYLES + NINETY_NINE_STYLES
+
+# BGR print colours (close to the printed inks under neutral light).
+INK: dict[str, tuple[int, int, int]] = {
+    "red": (38, 30, 214),
+    "yellow": (16, 205, 250),
+    "green": (64, 160, 40),
+    "blue": (196, 104, 10),
+    "black": (24, 24, 24),
+    "white": (250, 250, 250),
+}
+
+NUMBER_RANKS = tuple(str(n) for n in range(10))
+ACTION_RANKS = ("skip", "reverse", "draw2")
+NO_MERCY_RANKS = ("draw4", "skip_all", "discard_all")
+CLASSIC_WILDS = ("wild", "wild_draw4")
+SPECIAL_WILDS_112 = ("wild_shuffle_hands", "wild_swap_hands", "wild_custom")
+NO_MERCY_WILDS = ("wild_reverse_draw4", "wild_draw6", "wild_draw10", "wild_color_roulette")
+ONO99_CLASSIC = tuple(f"num-{n}" for n in range(2, 11)) + ("minus10", "hold", "reverse", "double_play", "ono99")
+ONO99_2022 = tuple(f"num-{n}" for n in range(0, 11)) + ("minus10", "reverse", "play2", "ono99")
+
+DECKS = ("uno", "uno112", "uno_no_mercy", "ono99_classic", "ono99_2022")
+
+
+def all_codes(deck: str) -> list[str]:
+    """Distinct card codes of a deck (rules.md 1.4); counts are not modelled on purpose."""
+    coloured = lambda ranks: [f"{c}-{r}" for c in UNO_COLOURS for r in ranks]  # noqa: E731
+    if deck == "uno":
+        return coloured(NUMBER_RANKS + ACTION_RANKS) + list(CLASSIC_WILDS)
+    if deck == "uno112":
+        return all_codes("uno") + list(SPECIAL_WILDS_112)
+    if deck == "uno_no_mercy":
+        return coloured(NUMBER_RANKS + ACTION_RANKS + NO_MERCY_RANKS) + list(NO_MERCY_WILDS)
+    if deck == "ono99_classic":
+        return list(ONO99_CLASSIC)
+    if deck == "ono99_2022":
+        return list(ONO99_2022)
+    if deck in ("uno_family", "all_uno"):
+        return sorted(set(all_codes("uno112")) | set(all_codes("uno_no_mercy")))
+    if deck == "ono99":
+        return sorted(set(ONO99_CLASSIC) | set(ONO99_2022))
+    if deck == "all":
+        return all_codes("uno_family") + all_codes("ono99")
+    raise ValueError(f"unknown deck {deck!r}; known: {', '.join(DECKS)}")
+
+
+def is_ninety_nine(code: str) -> bool:
+    return code in ONO99_CLASSIC or code in ONO99_2022
+
+
+def split_code(code: str) -> tuple[str | None, str]:
+    """UNO code -> (colour or None for wilds, rank). 99 codes -> (None, code)."""
+    colour, sep, rank = code.partition("-")
+    if sep and colour in UNO_COLOURS:
+        return colour, rank
+    return None, code
+
+
+# --------------------------------------------------------------------------- drawing helpers
+
+def _pt(x: float, y: float) -> tuple[int, int]:
+    # Fixed-point coordinates (shift=4) give sub-pixel anti-aliased shapes.
+    return int(round(x * 16)), int(round(y * 16))
+
+
+def _poly(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int], outline: int = 0,
+          outline_colour: tuple[int, int, int] = INK["black"]) -> None:
+    p = np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)
+    if outline > 0:
+        cv2.polylines(img, [p], True, outline_colour, outline * 2, cv2.LINE_AA, shift=4)
+    cv2.fillPoly(img, [p], colour, cv2.LINE_AA, shift=4)
+
+
+def _rounded_rect(w: float, h: float, r: float, cx: float, cy: float, angle_deg: float = 0.0) -> np.ndarray:
+    """Polygon of a rounded rectangle centred at (cx, cy), rotated by angle (degrees)."""
+    pts = []
+    for (sx, sy), start in (((1, 1), 0), ((-1, 1), 90), ((-1, -1), 180), ((1, -1), 270)):
+        ox, oy = sx * (w / 2 - r), sy * (h / 2 - r)
+        for k in range(7):
+            a = math.radians(start + k * 15)
+            pts.append((ox + r * math.cos(a), oy + r * math.sin(a)))
+    arr = np.array(pts, np.float64)
+    t = math.radians(angle_deg)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return arr @ rot.T + (cx, cy)
+
+
+def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour: tuple[int, int, int],
+          outline_colour: tuple[int, int, int] | None, font: int, weight: float = 0.14,
+          shadow: float = 0.0, underline: bool = False, rotate180: bool = False) -> None:
+    """Draw `text` centred at (cx, cy) with cap height `height`; optional outline / drop shadow."""
+    if rotate180:
+        # Draw on a rotated copy so the text reads upside down like a card's lower index.
+        h, w = img.shape[:2]
+        flipped = cv2.rotate(img, cv2.ROTATE_180)
+        _text(flipped, text, w - 1 - cx, h - 1 - cy, height, colour, outline_colour, font, weight,
+              shadow, underline, False)
+        img[:] = cv2.rotate(flipped, cv2.ROTATE_180)
+        return
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = height / max(th, 1)
+    thick = max(1, int(round(height * weight)))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    org_x, org_y = cx - tw / 2, cy + th / 2
+    layers: list[tuple[float, float, tuple[int, int, int], int]] = []
+    if shadow > 0:
+        d = height * shadow
+        layers.append((d, d, INK["black"], thick + max(2, int(height * 0.08))))
+    if outline_colour is not None:
+        layers.append((0, 0, outline_colour, thick + max(2, int(height * 0.10))))
+    layers.append((0, 0, colour, thick))
+    for dx, dy, col, t in layers:
+        org = (int(round(org_x + dx)), int(round(org_y + dy)))
+        cv2.putText(img, text, org, font, scale, col, t, cv2.LINE_AA)
+        if underline:
+            y = int(round(org_y + dy + height * 0.26))
+            cv2.line(img, (int(org_x + dx + tw * 0.18), y), (int(org_x + dx + tw * 0.82), y), col,
+                     max(1, int(t * 0.45)), cv2.LINE_AA)
+
+
+# --------------------------------------------------------------------------- symbols
+
+Symbol = Callable[[np.ndarray, float, float, float, tuple[int, int, int], tuple[int, int, int] | None], None]
+
+
+def _sym_skip(img, cx, cy, s, fg, ol):
+    r = s * 0.36
+    t = max(2, s * 0.11)
+    for col, extra in ((ol, t * 0.6), (fg, 0)) if ol else ((fg, 0),):
+        cv2.circle(img, _pt(cx, cy), int(r * 16), col, int(t + extra), cv2.LINE_AA, shift=4)
+        d = r * math.cos(math.pi / 4)
+        cv2.line(img, _pt(cx - d, cy + d), _pt(cx + d, cy - d), col, int(t + extra), cv2.LINE_AA, shift=4)
+
+
+def _arrow_poly(x0: float, y0: float, x1: float, y1: float, width: float) -> np.ndarray:
+    """A fat arrow from (x0,y0) to (x1,y1) as a polygon."""
+    dx, dy = x1 - x0, y1 - y0
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    px, py = -uy, ux
+    head = width * 1.9
+    bx, by = x1 - ux * head, y1 - uy * head
+    w = width / 2
+    return np.array([
+        (x0 + px * w, y0 + py * w), (bx + px * w, by + py * w), (bx + px * w * 2.4, by + py * w * 2.4),
+        (x1, y1), (bx - px * w * 2.4, by - py * w * 2.4), (bx - px * w, by - py * w), (x0 - px * w, y0 - py * w),
+    ])
+
+
+def _sym_reverse(img, cx, cy, s, fg, ol):
+    w = s * 0.13
+    off = s * 0.12
+    a = _arrow_poly(cx - s * 0.30 - off, cy + s * 0.30 - off, cx + s * 0.30 - off, cy - s * 0.30 - off, w)
+    b = _arrow_poly(cx + s * 0.30 + off, cy - s * 0.30 + off, cx - s * 0.30 + off, cy + s * 0.30 + off, w)
+    for p in (a, b):
+        _poly(img, p, fg, outline=max(1, int(s * 0.03)) if ol else 0, outline_colour=ol or INK["black"])
+
+
+def _mini_cards(img, cx, cy, s, colours, ol, n_offsets):
+    cw, ch = s * 0.36, s * 0.52
+    for (ox, oy), col in zip(n_offsets, colours):
+        p = _rounded_rect(cw, ch, cw * 0.15, cx + ox * s, cy + oy * s, -12)
+        _poly(img, p, col, outline=max(1, int(s * 0.03)), outline_colour=ol or INK["black"])
+
+
+def _sym_draw2(img, cx, cy, s, fg, ol):
+    _mini_cards(img, cx, cy, s, (fg, fg), ol or INK["black"], ((-0.08, 0.09), (0.08, -0.09)))
+
+
+def _sym_draw4_coloured(img, cx, cy, s, fg, ol):
+    offs = ((-0.18, 0.12), (-0.06, 0.04), (0.06, -0.04), (0.18, -0.12))
+    _mini_cards(img, cx, cy, s, (fg,) * 4, ol or INK["black"], offs)
+
+
+def _sym_wild_draw4(img, cx, cy, s, fg, ol):
+    offs = ((-0.16, 0.14), (-0.02, 0.08), (0.06, -0.08), (0.20, -0.14))
+    cols = (INK["blue"], INK["green"], INK["red"], INK["yellow"])
+    _mini_cards(img, cx, cy, s, cols, INK["white"], offs)
+
+
+def _four_colour_oval(img, cx, cy, ax, ay, angle):
+    for k, name in enumerate(("red", "blue", "yellow", "green")):
+        cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), angle, k * 90 - 90, k * 90,
+                    INK[name], -1, cv2.LINE_AA, shift=4)
+
+
+def _sym_wild(img, cx, cy, s, fg, ol):
+    _four_colour_oval(img, cx, cy, s * 0.24, s * 0.42, 30)
+
+
+def _sym_wild_lettered(img, cx, cy, s, fg, ol):
+    """Older official printing: 'WILD' lettering across the four-colour oval."""
+    _four_colour_oval(img, cx, cy, s * 0.34, s * 0.62, 30)
+    side = int(s * 1.2)
+    canvas = np.zeros((side, side, 3), np.uint8)
+    _text(canvas, "WILD", side / 2, side / 2, s * 0.2, INK["yellow"], INK["black"], cv2.FONT_HERSHEY_TRIPLEX, 0.2)
+    rot = cv2.getRotationMatrix2D((side / 2, side / 2), 20, 1.0)
+    rot[0, 2] += cx - side / 2
+    rot[1, 2] += cy - side / 2
+    layer = cv2.warpAffine(canvas, rot, (img.shape[1], img.shape[0]))
+    mask = layer.max(axis=2) > 0
+    img[mask] = layer[mask]
+
+
+def _sym_shuffle(img, cx, cy, s, fg, ol):
+    _sym_wild(img, cx, cy, s, fg, ol)
+    r = s * 0.30
+    for start in (20, 200):
+        cv2.ellipse(img, _pt(cx, cy), (int(r * 16), int(r * 16)), 0, start, start + 130, INK["white"],
+                    max(2, int(s * 0.07)), cv2.LINE_AA, shift=4)
+        a = math.radians(start + 130)
+        tip = (cx + r * math.cos(a), cy + r * math.sin(a))
+        tang = (-math.sin(a), math.cos(a))
+        _poly(img, _arrow_poly(tip[0] - tang[0] * s * 0.12, tip[1] - tang[1] * s * 0.12,
+                               tip[0] + tang[0] * s * 0.08, tip[1] + tang[1] * s * 0.08, s * 0.06), INK["white"])
+
+
+def _sym_swap(img, cx, cy, s, fg, ol):
+    _sym_wild(img, cx, cy, s, fg, ol)
+    w = s * 0.10
+    _poly(img, _arrow_poly(cx - s * 0.32, cy - s * 0.10, cx + s * 0.32, cy - s * 0.10, w), INK["white"], 1)
+    _poly(img, _arrow_poly(cx + s * 0.32, cy + s * 0.12, cx - s * 0.32, cy + s * 0.12, w), INK["white"], 1)
+
+
+def _sym_custom(img, cx, cy, s, fg, ol):
+    cv2.ellipse(img, _pt(cx, cy), (int(s * 0.26 * 16), int(s * 0.42 * 16)), 30, 0, 360, INK["white"], -1,
+                cv2.LINE_AA, shift=4)
+    for k in (-1, 0, 1):
+        y = cy + k * s * 0.1
+        cv2.line(img, _pt(cx - s * 0.12, y), _pt(cx + s * 0.12, y), (170, 170, 170), max(1, int(s * 0.02)),
+                 cv2.LINE_AA, shift=4)
+
+
+def _sym_reverse_draw4(img, cx, cy, s, fg, ol):
+    _sym_reverse(img, cx, cy - s * 0.1, s * 0.8, INK["red"], INK["white"])
+    _text(img, "+4", cx, cy + s * 0.32, s * 0.26, INK["yellow"], INK["black"], cv2.FONT_HERSHEY_DUPLEX)
+
+
+def _big_plus(n: int) -> Symbol:
+    def draw(img, cx, cy, s, fg, ol):
+        _four_colour_oval(img, cx, cy, s * 0.22, s * 0.40, 30)
+        _text(img, f"+{n}", cx, cy, s * 0.30, INK["white"], INK["black"], cv2.FONT_HERSHEY_DUPLEX, 0.16)
+    return draw
+
+
+def _sym_roulette(img, cx, cy, s, fg, ol):
+    r = s * 0.38
+    names = ("red", "yellow", "green", "blue")
+    for k in range(8):
+        cv2.ellipse(img, _pt(cx, cy), (int(r * 16), int(r * 16)), 0, k * 45, k * 45 + 45, INK[names[k % 4]], -1,
+                    cv2.LINE_AA, shift=4)
+    cv2.circle(img, _pt(cx, cy), int(r * 16), INK["white"], max(2, int(s * 0.04)), cv2.LINE_AA, shift=4)
+    cv2.circle(img, _pt(cx, cy), int(r * 0.25 * 16), INK["white"], -1, cv2.LINE_AA, shift=4)
+    _poly(img, np.array([(cx - s * 0.06, cy - r - s * 0.1), (cx + s * 0.06, cy - r - s * 0.1), (cx, cy - r + s * 0.06)]),
+          INK["white"], 1)
+
+
+def _sym_skip_all(img, cx, cy, s, fg, ol):
+    _sym_skip(img, cx, cy, s * 0.7, fg, ol)
+    for k in range(4):
+        a = math.radians(45 + 90 * k)
+        x0, y0 = cx + math.cos(a) * s * 0.30, cy + math.sin(a) * s * 0.30
+        x1, y1 = cx + math.cos(a) * s * 0.48, cy + math.sin(a) * s * 0.48
+        _poly(img, _arrow_poly(x0, y0, x1, y1, s * 0.07), fg, 1, ol or INK["black"])
+
+
+def _sym_discard_all(img, cx, cy, s, fg, ol):
+    offs = ((-0.16, -0.10), (0.0, 0.0), (0.16, 0.10))
+    _mini_cards(img, cx, cy, s, (fg,) * 3, ol or INK["black"], offs)
+    _poly(img, _arrow_poly(cx, cy - s * 0.05, cx, cy + s * 0.45, s * 0.09), INK["white"], 1)
+
+
+SYMBOLS: dict[str, Symbol] = {
+    "skip": _sym_skip,
+    "reverse": _sym_reverse,
+    "draw2": _sym_draw2,
+    "draw4": _sym_draw4_coloured,
+    "skip_all": _sym_skip_all,
+    "discard_all": _sym_discard_all,
+    "wild": _sym_wild,
+    "wild_draw4": _sym_wild_draw4,
+    "wild_shuffle_hands": _sym_shuffle,
+    "wild_swap_hands": _sym_swap,
+    "wild_custom": _sym_custom,
+    "wild_reverse_draw4": _sym_reverse_draw4,
+    "wild_draw6": _big_plus(6),
+    "wild_draw10": _big_plus(10),
+    "wild_color_roulette": _sym_roulette,
+}
+
+# Corner index text (None: a small copy of the centre symbol is drawn instead).
+CORNER_TEXT: dict[str, str | None] = {
+    "skip": None, "reverse": None, "draw2": "+2", "draw4": "+4", "skip_all": None, "discard_all": None,
+    "wild": None, "wild_draw4": "+4", "wild_shuffle_hands": None, "wild_swap_hands": None, "wild_custom": None,
+    "wild_reverse_draw4": "+4", "wild_draw6": "+6", "wild_draw10": "+10", "wild_color_roulette": None,
+}
+
+
+# --------------------------------------------------------------------------- card faces
+
+def card_size(short_side: int) -> tuple[int, int]:
+    return int(short_side), int(round(short_side * ASPECT))
+
+
+def card_mask(short_side: int) -> np.ndarray:
+    """uint8 mask (255 inside) of the rounded card outline."""
+    w, h = card_size(short_side)
+    m = np.zeros((h, w), np.uint8)
+    _poly(m, _rounded_rect(w - 1, h - 1, w * 0.08, (w - 1) / 2, (h - 1) / 2), (255, 255, 255))
+    return m
+
+
+def _jitter(colour: tuple[int, int, int], rng: np.random.Generator | None, amount: int) -> tuple[int, int, int]:
+    if rng is None:
+        return colour
+    return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in colour)  # type: ignore[return-value]
+
+
+def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None) -> np.ndarray:
+    colour, rank = split_code(code)
+    field = INK["black"] if colour is None else _jitter(INK[colour], rng, 12)
+    img = np.full((h, w, 3), INK["white"], np.uint8)
+    border = w * 0.065
+    _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), field)
+    tilt = 30 + (rng.uniform(-4, 4) if rng is not None else 0)
+    ax, ay = w * 0.36, h * 0.43
+    cx, cy = w / 2, h / 2
+    is_number = rank in NUMBER_RANKS
+    clone = style == "clone"
+    if clone:
+        cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, INK["white"], -1, cv2.LINE_AA, shift=4)
+    else:
+        cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, INK["white"], max(2, int(w * 0.03)),
+                    cv2.LINE_AA, shift=4)
+    font = (cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC) if clone else cv2.FONT_HERSHEY_DUPLEX
+    centre_fg = field if clone else INK["white"]
+    centre_ol = INK["black"] if not clone else (None if colour is not None else INK["black"])
+    if is_number:
+        # printed numerals are big and bold: ~0.39 of the card height including the stroke
+        _text(img, rank, cx, cy, h * 0.37, centre_fg, INK["black"], font, 0.2,
+              shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"))
+    else:
+        fg = INK["white"] if colour is None else (field if clone else INK["white"])
+        symbol = _sym_wild_lettered if (rank == "wild" and not clone) else SYMBOLS[rank]
+        symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
+    # corner indices: top-left upright, bottom-right upside down
+    idx_h = h * 0.085
+    ix, iy = border + w * 0.10, border + h * 0.08
+    label = rank if is_number else CORNER_TEXT.get(rank)
+    for rot in (False, True):
+        if label is not None:
+            _text(img, label, ix if not rot else w - ix, iy if not rot else h - iy, idx_h, INK["white"], INK["black"]
+                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX, 0.14, underline=label in ("6", "9"), rotate180=rot)
+        else:
+            x, y = (ix, iy) if not rot else (w - ix, h - iy)
+            SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None)
+    return img
+
+
+NINETY_NINE_FIELD: dict[str, tuple[int, int, int]] = {
+    "minus10": (245, 215, 140), "hold": (60, 170, 60), "reverse": (200, 120, 40),
+    "double_play": (150, 60, 150), "play2": (150, 60, 150), "ono99": INK["black"],
+}
+
+
+def _ninety_nine_face(code: str, w: int, h: int, rng: np.random.Generator | None) -> np.ndarray:
+    field = NINETY_NINE_FIELD.get(code, (0, 110, 250))  # number cards: orange
+    field = _jitter(field, rng, 12)
+    # printed like UNO cards: a narrow white border around the coloured field
+    img = np.full((h, w, 3), INK["white"], np.uint8)
+    border = w * 0.05
+    _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), field)
+    for y in (h * 0.2, h * 0.8):
+        cv2.line(img, _pt(w * 0.1, y), _pt(w * 0.9, y), INK["white"], max(1, int(w * 0.015)), cv2.LINE_AA, shift=4)
+    text = {"minus10": "-10", "hold": "HOLD", "double_play": "x2", "play2": "PLAY2", "ono99": "99"}.get(code)
+    if code.startswith("num-"):
+        text = code[4:]
+    font = cv2.FONT_HERSHEY_DUPLEX
+    cx, cy = w / 2, h / 2
+    if code == "reverse":
+        _sym_reverse(img, cx, cy, w * 0.7, INK["white"], INK["black"])
+        corner = None
+    else:
+        assert text is not None
+        big = h * (0.26 if len(text) <= 2 else 0.34 / len(text) * 2.2)
+        _text(img, text, cx, cy, min(big, h * 0.26), INK["white"], INK["black"], font, 0.17, shadow=0.06,
+              underline=text in ("6", "9"))
+        corner = text
+    ix, iy = w * 0.14, h * 0.09
+    for rot in (False, True):
+        x, y = (ix, iy) if not rot else (w - ix, h - iy)
+        if corner is None:
+            _sym_reverse(img, x, y, h * 0.12, INK["white"], None)
+        else:
+            _text(img, corner, x, y, h * 0.06, INK["white"], None, font, 0.15, rotate180=rot)
+    return img
+
+
+def render_card(code: str, style: str = "classic", short_side: int = 200,
+                rng: np.random.Generator | None = None) -> np.ndarray:
+    """BGRA image of the face of `code` (alpha = rounded card outline).
+
+    `rng` adds small print variations (ink colour, oval tilt) for training and synthesis;
+    without it the render is deterministic.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown card style {style!r}; known: {', '.join(STYLES)}")
+    if short_side < 16:
+        raise ValueError("short_side must be at least 16 px")
+    w, h = card_size(short_side)
+    if is_ninety_nine(code) and not code.startswith(("red-", "blue-")):
+        # "reverse" exists in both families only as a 99 code (UNO reverses carry a colour).
+        bgr = _ninety_nine_face(code, w, h, rng)
+    else:
+        colour, rank = split_code(code)
+        valid_rank = rank in NUMBER_RANKS + ACTION_RANKS + NO_MERCY_RANKS if colour else rank in SYMBOLS
+        if not valid_rank or (colour is None and rank in NUMBER_RANKS + ACTION_RANKS + NO_MERCY_RANKS):
+            raise ValueError(f"unknown card code {code!r}")
+        bgr = _uno_face(code, style if style in UNO_STYLES else "classic", w, h, rng)
+    return np.dstack([bgr, card_mask(short_side)])
+
+
+def render_back(style: str = "classic", short_side: int = 200) -> np.ndarray:
+    """BGRA image of a card back: UNO (black, red oval, yellow lettering) or 99 (yellow, rings)."""
+    if style not in STYLES:
+        raise ValueError(f"unknown card style {style!r}; known: {', '.join(STYLES)}")
+    w, h = card_size(short_side)
+    if style in NINETY_NINE_STYLES:
+        img = np.full((h, w, 3), (30, 215, 250), np.uint8)
+        for k in range(4):
+            r = w * (0.25 + 0.09 * k)
+            cv2.ellipse(img, _pt(w / 2, h * 0.42), (int(r * 16), int(r * 16)), 0, 180, 360, (20, 120, 240),
+                        max(2, int(w * 0.04)), cv2.LINE_AA, shift=4)
+        _text(img, "ONO", w / 2, h * 0.45, h * 0.11, INK["white"], INK["black"], cv2.FONT_HERSHEY_DUPLEX, 0.18)
+        _text(img, "99", w / 2, h * 0.62, h * 0.13, INK["white"], INK["black"], cv2.FONT_HERSHEY_DUPLEX, 0.18)
+    else:
+        img = np.full((h, w, 3), INK["white"], np.uint8)
+        border = w * 0.065
+        _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), INK["black"])
+        cv2.ellipse(img, _pt(w / 2, h / 2), (int(w * 0.36 * 16), int(h * 0.43 * 16)), 30, 0, 360, INK["red"], -1,
+                    cv2.LINE_AA, shift=4)
+        # UNO lettering runs diagonally; draw it horizontally then rotate into place.
+        side = max(w, h)
+        canvas = np.zeros((side, side, 3), np.uint8)
+        _text(canvas, "UNO", side / 2, side / 2, w * 0.22, INK["yellow"], INK["black"], cv2.FONT_HERSHEY_TRIPLEX,
+              0.2, shadow=0.06)
+        rot = cv2.getRotationMatrix2D((side / 2, side / 2), 25, 1.0)
+        rot[0, 2] += w / 2 - side / 2
+        rot[1, 2] += h / 2 - side / 2
+        big = cv2.warpAffine(canvas, rot, (w, h))
+        mask = big.max(axis=2) > 0
+        img[mask] = big[mask]
+    return np.dstack([img, card_mask(short_side)])

@@ -1,0 +1,64 @@
+"""Colour of a rectified card face: red / yellow / green / blue, or black (wilds, dark fields).
+
+White balance first: the brightest near-grey pixels of the card (its border and oval) are
+white paper, so scaling them to grey removes the colour cast of the light. The field colour
+is then the dominant hue among the saturated pixels.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+COLOURS = ("red", "yellow", "green", "blue")
+# OpenCV hue (0..180) centres of the printed inks after white balance; the boundaries between
+# them are the midpoints. Orange sits between red and yellow and is split at 14.
+HUE_EDGES = ((0, 14, "red"), (14, 37, "yellow"), (37, 88, "green"), (88, 140, "blue"), (140, 181, "red"))
+
+
+def white_balance(card_bgr: np.ndarray) -> np.ndarray:
+    """Scale channels so the card's white paper becomes neutral and bright (float32, 0..255)."""
+    img = card_bgr.astype(np.float32)
+    flat = img.reshape(-1, 3)
+    mx, mn = flat.max(axis=1), flat.min(axis=1)
+    greyish = (mx - mn) < 0.35 * np.maximum(mx, 1)
+    cand = flat[greyish] if greyish.sum() > 0.03 * len(flat) else flat
+    clum = cand.sum(axis=1)
+    top = cand[clum >= np.percentile(clum, 80)]
+    ref = np.median(top, axis=0) if len(top) else np.array([255.0, 255, 255])
+    ref = np.maximum(ref, 20)
+    gains = np.clip(235.0 / ref, 0.6, 4.0)
+    # keep the gains' ratios bounded: a strongly coloured "white" is more likely a wrong reference
+    gains = np.clip(gains, gains.min(), gains.min() * 1.8)
+    return np.clip(img * gains, 0, 255)
+
+
+def colour_scores(card_bgr: np.ndarray) -> dict[str, float]:
+    """Probabilities for red/yellow/green/blue/black of a rectified card (any size)."""
+    small = cv2.resize(card_bgr, (48, 75), interpolation=cv2.INTER_AREA)
+    wb = white_balance(small)
+    hsv = cv2.cvtColor(wb.astype(np.uint8), cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[:, :, 0].ravel(), hsv[:, :, 1].ravel(), hsv[:, :, 2].ravel()
+    inner = np.zeros(small.shape[:2], bool)
+    inner[3:-3, 3:-3] = True
+    inner = inner.ravel()
+    sat = inner & (s > 90) & (v > 70)
+    dark = inner & (v < 60)
+    n = inner.sum()
+    frac_sat, frac_dark = sat.sum() / n, dark.sum() / n
+    votes = {c: 0.0 for c in COLOURS}
+    if sat.any():
+        hs = h[sat]
+        weights = (s[sat] / 255.0) * (v[sat] / 255.0)
+        for lo, hi, name in HUE_EDGES:
+            votes[name] += float(weights[(hs >= lo) & (hs < hi)].sum())
+    total = sum(votes.values()) or 1.0
+    probs = {c: votes[c] / total for c in COLOURS}
+    top = max(probs.values())
+    # Black field: lots of dark pixels, few saturated ones, and no single dominant hue.
+    black = float(np.clip((frac_dark - 0.2) / 0.25, 0, 1) * np.clip(1.2 - top, 0, 1) ** 0.5)
+    if frac_sat < 0.05:
+        black = max(black, float(np.clip((frac_dark - 0.1) / 0.2, 0, 1)))
+    out = {c: p * (1 - black) for c, p in probs.items()}
+    out["black"] = black
+    out["_saturated"] = float(frac_sat)
+    return out

@@ -1,0 +1,135 @@
+"""The symbol (rank) of a rectified card: features and a nearest-neighbour classifier.
+
+The centre symbol is cut out as a mask whose polarity does not depend on the print style:
+on official-style cards the numeral is white on the coloured oval, on clone decks it is
+coloured on a white oval; whichever of the two fills less of the centre is the symbol. HOG of
+that mask plus a coarse layout of white/dark/coloured areas (tells 99-deck from UNO layouts
+and wilds from coloured cards) is the feature vector. A k-NN over these features, trained on
+rendered cards (and on enrolled photos for a user's deck), gives the rank.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .classify_colour import white_balance
+
+CANON_W, CANON_H = 128, 200
+FEATURE_VERSION = 3
+
+UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wild_draw4"
+NINETY_NINE_PREFIX = "99:"
+
+
+def rank_key(code: str) -> str:
+    """Card code -> the label the symbol classifier predicts."""
+    from .cardface import is_ninety_nine, split_code
+    if is_ninety_nine(code):
+        return NINETY_NINE_PREFIX + code
+    colour, rank = split_code(code)
+    return rank
+
+
+def hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
+    """Histogram of oriented gradients (unsigned, cells of `cell` px, 2x2-cell blocks with
+    L2-Hys normalisation). OpenCV 5 dropped HOGDescriptor from the main module, hence here."""
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (bins / np.pi)
+    b0 = np.floor(ang).astype(np.int32) % bins
+    frac = ang - np.floor(ang)
+    h, w = f.shape
+    cy, cx = h // cell, w // cell
+    hist = np.zeros((cy, cx, bins), np.float32)
+    rows = (np.arange(cy * cell) // cell)[:, None].repeat(cx * cell, 1)
+    cols = (np.arange(cx * cell) // cell)[None, :].repeat(cy * cell, 0)
+    m, a0, fr = mag[:cy * cell, :cx * cell], b0[:cy * cell, :cx * cell], frac[:cy * cell, :cx * cell]
+    np.add.at(hist, (rows, cols, a0), m * (1 - fr))
+    np.add.at(hist, (rows, cols, (a0 + 1) % bins), m * fr)
+    blocks = np.concatenate([hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2)
+    blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-6
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-6
+    return blocks.ravel()
+
+
+def _pixel_classes(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    wb = white_balance(card_bgr)
+    mx, mn = wb.max(axis=2), wb.min(axis=2)
+    sat = (mx - mn) / np.maximum(mx, 1)
+    white = ((sat < 0.3) & (mx > 150)).astype(np.float32)
+    dark = (mx < 70).astype(np.float32)
+    colour = ((sat >= 0.3) & (mx >= 70)).astype(np.float32)
+    return white, dark, colour
+
+
+def symbol_mask(card_bgr: np.ndarray) -> np.ndarray:
+    """Mask (float32, 48x72) of the centre symbol of a canonical card (CANON_W x CANON_H)."""
+    white, dark, colour = _pixel_classes(card_bgr)
+    h, w = white.shape
+    y0, y1, x0, x1 = int(0.2 * h), int(0.8 * h), int(0.14 * w), int(0.86 * w)
+    wc, dc, cc = white[y0:y1, x0:x1], dark[y0:y1, x0:x1], colour[y0:y1, x0:x1]
+    ch, cw = wc.shape
+    yy, xx = np.mgrid[0:ch, 0:cw]
+    inside = (((xx - cw / 2) / (cw * 0.5)) ** 2 + ((yy - ch / 2) / (ch * 0.5)) ** 2) <= 1.0
+    # the class that covers less of the centre ellipse is the symbol (white numeral on colour,
+    # or coloured/dark numeral on a white oval)
+    white_share = wc[inside].mean()
+    sym = wc if white_share < 0.5 else np.maximum(cc, dc)
+    sym = sym * inside
+    return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
+
+
+def features(card_bgr: np.ndarray) -> np.ndarray:
+    """Feature vector (float32, L2-normalised) of a canonical card image."""
+    if card_bgr.shape[:2] != (CANON_H, CANON_W):
+        card_bgr = cv2.resize(card_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    mask = symbol_mask(card_bgr)
+    m8 = np.clip(cv2.GaussianBlur(mask, (3, 3), 0) * 255, 0, 255).astype(np.uint8)
+    h = hog(cv2.resize(m8, (32, 48), interpolation=cv2.INTER_AREA))
+    h = h / (np.linalg.norm(h) + 1e-6)
+    coarse_mask = cv2.resize(mask, (8, 12), interpolation=cv2.INTER_AREA).ravel()
+    coarse_mask = coarse_mask / (np.linalg.norm(coarse_mask) + 1e-6)
+    white, dark, colour = _pixel_classes(cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA))
+    layout = np.concatenate([cv2.resize(p, (4, 6), interpolation=cv2.INTER_AREA).ravel() for p in (white, dark, colour)])
+    layout = layout / (np.linalg.norm(layout) + 1e-6)
+    vec = np.concatenate([h, 0.6 * coarse_mask, 0.45 * layout]).astype(np.float32)
+    return vec / (np.linalg.norm(vec) + 1e-6)
+
+
+@dataclass
+class KnnModel:
+    """Cosine k-NN over L2-normalised features."""
+    x: np.ndarray            # n x d float32
+    labels: list[str]
+    k: int = 5
+
+    def __post_init__(self) -> None:
+        self.x = np.asarray(self.x, np.float32)
+        self.classes = sorted(set(self.labels))
+        index = {c: i for i, c in enumerate(self.classes)}
+        self._y = np.array([index[l] for l in self.labels], np.int32)
+
+    def scores(self, feats: np.ndarray, allowed: set[str] | None = None) -> tuple[dict[str, float], float]:
+        """(label -> vote share among the k nearest, similarity of the nearest)."""
+        sims = self.x @ feats.astype(np.float32)
+        if allowed is not None:
+            keep = np.array([c in allowed for c in self.classes])[self._y]
+            sims = np.where(keep, sims, -2.0)
+        k = min(self.k, len(sims))
+        idx = np.argpartition(-sims, k - 1)[:k]
+        idx = idx[np.argsort(-sims[idx])]
+        best = float(sims[idx[0]])
+        # weight votes by similarity; a near-tie between the two nearest classes lowers confidence
+        votes: dict[str, float] = {}
+        for i in idx:
+            if sims[i] <= -1.5:
+                continue
+            lab = self.classes[self._y[i]]
+            votes[lab] = votes.get(lab, 0.0) + float(np.exp((sims[i] - best) * 20))
+        total = sum(votes.values()) or 1.0
+        return {l: v / total for l, v in votes.items()}, best

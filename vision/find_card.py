@@ -1,0 +1,273 @@
+"""Find card-shaped quadrilaterals in a photo and rectify them.
+
+Several cheap candidate masks are tried (bright-and-grey card border, edges, saturated card
+field, the whole frame for tight crops); every outline that fits a quadrilateral of card
+proportions is scored on shape and on how card-like its rectified border looks. Cards lying
+fully visible score higher than cards partly covered, so the first quad is the top card.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .cardface import ASPECT
+
+WORK_SIDE = 400          # long side of the image the search runs on (speed)
+MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
+WARP_W, WARP_H = 128, 200  # canonical rectified card (portrait)
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    quad: np.ndarray   # 4x2 float32, image pixels, clockwise from the top-left of the portrait card
+    score: float       # 0..1, how card-like the outline and its border are
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Order 4 points clockwise starting so that the first edge is a SHORT side (portrait card)."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    # Start at the point that makes edge 0 short; among the two choices take the upper-left one.
+    e01 = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
+    e12 = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    if e01 > e12:
+        pts = np.roll(pts, -1, axis=0)
+    if pts[0].sum() > pts[2].sum():
+        pts = np.roll(pts, -2, axis=0)
+    return pts.astype(np.float32)
+
+
+def warp_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (WARP_W, WARP_H)) -> np.ndarray:
+    """Rectify the card inside `quad` (ordered by order_quad) to a portrait image of `size` (w, h)."""
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(order_quad(quad), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if _shrinks(quad, w) else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _shrinks(quad: np.ndarray, w: int) -> bool:
+    q = order_quad(quad)
+    return float(np.linalg.norm(q[1] - q[0])) > 1.5 * w
+
+
+def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
+    """Fit a straight line to each side of the outline (ignoring the rounded corners) and
+    intersect neighbours: corners of a rounded card land where the printed corners would be."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    corners = approx.reshape(4, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 4:
+            return None
+        u = ab / length
+        n = np.array([-u[1], u[0]])
+        rel = pts - a
+        t = rel @ u
+        d = np.abs(rel @ n)
+        sel = (t > 0.15 * length) & (t < 0.85 * length) & (d < max(3.0, 0.06 * length))
+        if sel.sum() < 5:
+            lines.append((a, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    res = np.array(out, np.float32)
+    # Intersections far from the rough corners mean a bad fit: keep the rough quad then.
+    if np.max(np.linalg.norm(res - corners, axis=1)) > 0.25 * np.linalg.norm(corners[0] - corners[2]):
+        return None
+    return res
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            refined = _refine_corners(hull, approx)
+            return refined if refined is not None else approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    return box.astype(np.float32)
+
+
+def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
+    q = order_quad(quad)
+    short = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))
+    long_ = 0.5 * (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3]))
+    if short < MIN_SHORT_SIDE:
+        return 0.0
+    aspect = long_ / max(short, 1e-6)
+    # Perspective shortens one side; accept 1.15..2.1 with a peak at the true 1.55.
+    aspect_s = math.exp(-((math.log(aspect / ASPECT)) / 0.18) ** 2)
+    qa = cv2.contourArea(q)
+    if qa <= 0:
+        return 0.0
+    fill = cv2.contourArea(contour) / qa
+    fill_s = float(np.clip((fill - 0.75) / 0.2, 0, 1))
+    if not cv2.isContourConvex(np.round(q).astype(np.int32).reshape(-1, 1, 2)):
+        return 0.0
+    return aspect_s * fill_s
+
+
+def _ring_whiteness(work_bgr: np.ndarray, quad: np.ndarray) -> float:
+    small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
+    ring = np.ones((50, 32), bool)
+    ring[3:-3, 3:-3] = False
+    px = small[ring]
+    v = px.max(axis=1)
+    s = (v - px.min(axis=1)) / np.maximum(v, 1)
+    return float(np.mean((s < 0.35) & (v > 60)))
+
+
+def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of the outline that runs along a strong image edge."""
+    h, w = grad.shape
+    pts = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        for t in np.linspace(0.1, 0.9, 12):
+            pts.append(a + (b - a) * t)
+    p = np.round(np.array(pts)).astype(int)
+    ok = (p[:, 0] >= 1) & (p[:, 0] < w - 1) & (p[:, 1] >= 1) & (p[:, 1] < h - 1)
+    if ok.sum() < 8:
+        return 0.0
+    p = p[ok]
+    # take the max over a 3x3 neighbourhood: the fitted line may sit a pixel off the edge
+    g = np.max([grad[p[:, 1] + dy, p[:, 0] + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    return float(np.mean(g > 40))
+
+
+def _expand_field(quad: np.ndarray) -> np.ndarray:
+    """A printed coloured field -> the whole card around it (white border ~6.5 % of the width)."""
+    q = order_quad(quad)
+    c = q.mean(axis=0)
+    u = ((q[1] - q[0]) + (q[2] - q[3])) / 2   # along the short side
+    v = ((q[3] - q[0]) + (q[2] - q[1])) / 2   # along the long side
+    return np.array([c - 0.575 * u - 0.546 * v, c + 0.575 * u - 0.546 * v,
+                     c + 0.575 * u + 0.546 * v, c - 0.575 * u + 0.546 * v], np.float32)
+
+
+def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
+    """How much the rectified outline looks like a card face: a uniform light border ring
+    that differs from the printed field just inside it, and structure (oval, symbol) inside."""
+    small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
+    ring = np.ones((50, 32), bool)
+    ring[2:-2, 2:-2] = False
+    inner_ring = np.zeros((50, 32), bool)
+    inner_ring[4:-4, 4:-4] = True
+    inner_ring[7:-7, 7:-7] = False
+    ring_px, in_px = small[ring], small[inner_ring]
+    v = ring_px.max(axis=1)
+    s = (v - ring_px.min(axis=1)) / np.maximum(v, 1)
+    white = float(np.mean((s < 0.35) & (v > 60)))
+    uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
+    # border vs field: per-pixel colour distance between the two rings' medians
+    contrast = float(np.clip(np.linalg.norm(np.median(ring_px, 0) - np.median(in_px, 0)) / 80, 0, 1))
+    inner = small[8:-8, 6:-6]
+    structure = float(np.clip(inner.std() / 40, 0, 1))
+    return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
+
+
+def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    s, v = hsv[:, :, 1], hsv[:, :, 2]
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    k3 = np.ones((3, 3), np.uint8)
+    masks = []
+    # 1. light grey-ish pixels (the white card border) relative to the scene
+    thr_v = max(90, int(np.percentile(v, 55)))
+    white = ((v >= thr_v) & (s < 90)).astype(np.uint8) * 255
+    masks.append(cv2.morphologyEx(white, cv2.MORPH_CLOSE, k3))
+    # 2. edges (works on light tables where the border merges with the background)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10, 0.5 * med), max(30, 1.2 * med))
+    edges_s = cv2.Canny(cv2.GaussianBlur(s, (5, 5), 0), 30, 90)
+    masks.append(cv2.dilate(edges | edges_s, k3))
+    # 3. saturated or bright: card field+border against a dull table
+    _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
+    # 4./5. the saturated printed field. On clone decks the white oval cuts it in two
+    # halves, so a wide closing joins them (two scales: small and large cards).
+    sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
+    for k in (7, 21):
+        masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
+    return masks
+
+
+FIELD_MASKS = 2  # the last masks outline the printed field, not the whole card
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    ua = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / ua) if ua > 0 else 0.0
+
+
+def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
+    """Card quads in the image, best (the top card of a pile) first."""
+    h, w = image_bgr.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    work = cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+                      interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    wh, ww = work.shape[:2]
+    min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
+    cands: list[tuple[float, np.ndarray]] = []
+    masks = _candidate_masks(work)
+    for mi, mask in enumerate(masks):
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < min_area or area > 0.98 * wh * ww:
+                continue
+            quad = _quad_from_contour(c)
+            if quad is None:
+                continue
+            is_field = mi >= len(masks) - FIELD_MASKS
+            # a clone-deck field is two halves around the oval: judge its hull
+            shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
+            if shape < 0.25:
+                continue
+            cands.append((shape, quad))
+            if is_field:  # printed field: the card extends beyond it
+                cands.append((shape * 0.95, _expand_field(quad)))
+    # A tight crop of a single card: the frame itself is the card outline.
+    frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
+    frame_aspect = max(wh, ww) / max(1, min(wh, ww))
+    if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
+        cands.append((0.6, frame))
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    scored: list[tuple[float, np.ndarray]] = []
+    for shape, quad in cands:
+        q = order_quad(quad)
+        size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
+        look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
+        score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
+        scored.append((score, q))
+    scored.sort(key=lambda t: -t[0])
+    kept: list[tuple[float, np.ndarray]] = []
+    for score, q in scored:
+        if all(_iou(q, k) < 0.5 for _, k in kept):
+            kept.append((score, q))
+        if len(kept) >= max_cards:
+            break
+    return [CardQuad(q / scale, float(s)) for s, q in kept]

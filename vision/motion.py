@@ -1,0 +1,75 @@
+"""Cheap per-frame views for the pile watcher: a small, illumination-normalised copy of the frame.
+
+Every frame is shrunk (INTER_AREA also averages away sensor noise) and divided by a blurred
+copy of itself. The ratio keeps edges, print and card outlines but cancels what lighting
+does at low spatial frequency: exposure and white-balance changes, auto-exposure drift, a
+lamp switched on at one side, and soft shadows moving across the table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MotionConfig:
+    work_width: int = 256  # width of the small copy (height keeps the aspect ratio)
+    norm_sigma: float = 5.0  # blur (small-image pixels) that defines "low frequency" lighting
+    dark_offset: float = 25.0  # added before dividing, so noise in dark areas is not amplified
+    diff_threshold: float = 0.14  # relative reflectance change that counts as a changed pixel
+
+
+class Normaliser:
+    def __init__(self, frame_size: tuple[int, int], config: MotionConfig = MotionConfig()):
+        w, h = frame_size
+        self.config = config
+        self.scale = min(1.0, config.work_width / w)
+        self.small_size = (max(8, int(round(w * self.scale))), max(8, int(round(h * self.scale))))
+
+    def __call__(self, frame_bgr: np.ndarray) -> View:
+        small = cv2.resize(frame_bgr, self.small_size, interpolation=cv2.INTER_AREA)
+        f = small.astype(np.float32) + self.config.dark_offset
+        base = cv2.GaussianBlur(f, (0, 0), self.config.norm_sigma)
+        return View(small, cv2.divide(f, base))
+
+
+@dataclass
+class View:
+    """A frame at working size: the raw small image and its illumination-normalised ratio."""
+    small: np.ndarray  # uint8 BGR
+    ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
+
+    def broad(self) -> np.ndarray:
+        """Ratio to a very wide blur: whole arms and card faces stand out, not just their edges.
+
+        Computed only when the pile has settled (a few times per card), on a tiny copy.
+        """
+        h, w = self.small.shape[:2]
+        f = self.small.astype(np.float32) + 10.0
+        tiny = cv2.resize(f, (max(2, w // 8), max(2, h // 8)), interpolation=cv2.INTER_AREA)
+        tiny = cv2.GaussianBlur(tiny, (0, 0), 2.0)
+        return cv2.divide(f, cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR))
+
+SATURATED = 248
+
+
+def change_mask(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:
+    """uint8 mask (255 = changed) where any channel's ratio differs by more than `threshold`."""
+    diff = cv2.absdiff(a, b)
+    m = diff.max(axis=2) if diff.ndim == 3 else diff
+    return (m > threshold).astype(np.uint8) * 255
+
+
+def clean(mask: np.ndarray) -> np.ndarray:
+    """Drop isolated changed pixels (noise, compression blocks) but keep card edges."""
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_small: np.ndarray,
+                   threshold: float) -> np.ndarray:
+    """Like change_mask, ignoring channels saturated in either image (clipping breaks the ratio)."""
+    diff = cv2.absdiff(cur, ref)
+    diff[(cur_small >= SATURATED) | (ref_small >= SATURATED)] = 0
+    return (diff.max(axis=2) > threshold).astype(np.uint8) * 255

@@ -1,0 +1,53 @@
+"""Where the pile is, in working (small-image) pixels.
+
+Until the first card lands the whole frame is watched. Each accepted change grows the pile's
+bounding box; the watched region is that box plus a margin of most of a card, so hands
+and shadows elsewhere on the table do not matter and the watcher settles sooner.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
+
+
+@dataclass
+class PileRegion:
+    width: int
+    height: int
+    fixed: Box | None = None  # given by the user: never moves
+    pile: Box | None = None
+    card_size: float = 0.0  # estimated card short side, small-image pixels
+    margin_cards: float = 0.9
+    extra: float = 0.0  # grown when a settled change keeps touching the edge
+
+    def box(self) -> Box:
+        if self.fixed is not None:
+            return self.fixed
+        if self.pile is None:
+            return (0, 0, self.width, self.height)
+        m = int(round((self.margin_cards * self.card_size) + self.extra))
+        x0, y0, x1, y1 = self.pile
+        return (max(0, x0 - m), max(0, y0 - m), min(self.width, x1 + m), min(self.height, y1 + m))
+
+    def is_whole_frame(self) -> bool:
+        return self.box() == (0, 0, self.width, self.height)
+
+    def add_card(self, bbox: Box, area: float) -> None:
+        """Grow the pile with the bounding box of a card that just landed (its changed area)."""
+        if self.fixed is not None:
+            return
+        size = (area / 1.55) ** 0.5  # area of a card is about 1.55 short sides squared
+        self.card_size = size if self.card_size == 0 else 0.7 * self.card_size + 0.3 * size
+        if self.pile is None:
+            self.pile = bbox
+        else:
+            a = self.pile
+            self.pile = (min(a[0], bbox[0]), min(a[1], bbox[1]), max(a[2], bbox[2]), max(a[3], bbox[3]))
+
+    def grow(self) -> bool:
+        """Widen the margin by half a card; False when already the whole frame."""
+        if self.fixed is not None or self.is_whole_frame():
+            return False
+        self.extra += 0.5 * max(self.card_size, 4.0)
+        return True

@@ -1,0 +1,145 @@
+"""Deck profiles: the labelled feature sets the recogniser's nearest-neighbour search uses.
+
+* The built-in profile is generated from the project's own renders (cardface) with camera
+  augmentation; nothing in it comes from third-party images. It is regenerated on first use
+  (a few seconds) and cached under the user cache dir, keyed by the generator version.
+* Enrolled profiles (`tableref enroll`) hold features of a user's physical deck, computed
+  from their own shots, and live under the user data dir as `<name>.npz`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .classify_symbol import FEATURE_VERSION, features, rank_key
+from .find_card import warp_card
+
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r6"
+NONE_LABEL = "_none"     # not a card face: table, hand, card back
+BACK_LABEL = "_back"
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@dataclass
+class Profile:
+    name: str
+    x: np.ndarray                   # n x d features
+    labels: list[str]               # rank keys (classify_symbol.rank_key) or NONE/BACK
+    codes: list[str] = field(default_factory=list)   # full card codes when known ("" otherwise)
+    meta: dict = field(default_factory=dict)
+
+    def save(self, path: pathlib.Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, x=self.x.astype(np.float16), labels=np.array(self.labels),
+                            codes=np.array(self.codes or [""] * len(self.labels)),
+                            meta=np.array(json.dumps({"name": self.name, **self.meta})))
+        os.replace(tmp, path)  # never leave a half-written profile behind
+
+    @classmethod
+    def load(cls, path: pathlib.Path) -> "Profile":
+        with np.load(path, allow_pickle=False) as d:
+            meta = json.loads(str(d["meta"]))
+            return cls(meta.pop("name", path.stem), d["x"].astype(np.float32), [str(s) for s in d["labels"]],
+                       [str(s) for s in d["codes"]], meta)
+
+
+def data_dir() -> pathlib.Path:
+    env = os.environ.get("TABLEREF_DATA_DIR")
+    if env:
+        return pathlib.Path(env)
+    import platformdirs
+    return pathlib.Path(platformdirs.user_data_dir("tableref"))
+
+
+def cache_dir() -> pathlib.Path:
+    env = os.environ.get("TABLEREF_CACHE_DIR")
+    if env:
+        return pathlib.Path(env)
+    import platformdirs
+    return pathlib.Path(platformdirs.user_cache_dir("tableref"))
+
+
+def profile_path(name: str) -> pathlib.Path:
+    if not _NAME_RE.match(name):
+        raise ValueError(f"bad deck profile name {name!r}: use letters, digits, '_', '-', '.'")
+    return data_dir() / "decks" / f"{name}.npz"
+
+
+def list_profiles() -> list[str]:
+    d = data_dir() / "decks"
+    return sorted(p.stem for p in d.glob("*.npz")) if d.is_dir() else []
+
+
+def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
+    """Render every code in every style onto random tables, warp it back the way the finder
+    would (with corner errors), and keep the features. Also card backs and bare table."""
+    from .cardface import UNO_STYLES, is_ninety_nine, render_back, render_card  # noqa: F401
+    from .classify_training import (camera_effects, card_quad, jitter_quad, misplace_quad, paste, random_table,
+                                    training_codes)
+
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    labels: list[str] = []
+    codes: list[str] = []
+
+    def add(face: np.ndarray | None, label: str, code: str, misplaced: bool = False) -> None:
+        w, h = int(rng.integers(200, 360)), int(rng.integers(160, 280))
+        scene = random_table(rng, h, w)
+        short = float(rng.uniform(0.28, 0.5) * min(w, h))
+        quad = card_quad(rng, h, w, short)
+        if face is not None:
+            scene = paste(scene, face, quad)
+        img = camera_effects(scene, rng)
+        look = misplace_quad(quad, rng) if misplaced else jitter_quad(quad, rng)
+        xs.append(features(warp_card(img, look)))
+        labels.append(label)
+        codes.append(code)
+
+    for code in training_codes():
+        styles = ("ono99",) if is_ninety_nine(code) else UNO_STYLES
+        n = per_code * 3 if is_ninety_nine(code) else per_code
+        for style in styles:
+            for _ in range(n):
+                add(render_card(code, style, 200, rng), rank_key(code), code)
+    for style in ("classic", "ono99"):
+        for _ in range(per_code * 6):
+            add(render_back(style, 200), BACK_LABEL, "")
+    for _ in range(per_code * 20):
+        add(None, NONE_LABEL, "")
+    # an outline around part of a card (half a clone field, a corner, card plus table) is
+    # not a card: the finder proposes such outlines, the classifier must turn them down
+    codes_all = training_codes()
+    for _ in range(per_code * 40):
+        code = codes_all[int(rng.integers(len(codes_all)))]
+        style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
+        add(render_card(code, style, 200, rng), NONE_LABEL, "", misplaced=True)
+    return Profile("builtin", np.stack(xs), labels, codes, {"version": BUILTIN_VERSION, "seed": seed})
+
+
+_BUILTIN: Profile | None = None
+
+
+def builtin_profile() -> Profile:
+    """The built-in profile, from the cache or regenerated (deterministic, seeded)."""
+    global _BUILTIN
+    if _BUILTIN is not None:
+        return _BUILTIN
+    path = cache_dir() / f"builtin-{BUILTIN_VERSION}.npz"
+    if path.is_file():
+        try:
+            _BUILTIN = Profile.load(path)
+            return _BUILTIN
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache is rebuilt below
+    _BUILTIN = build_builtin()
+    try:
+        _BUILTIN.save(path)
+    except OSError:
+        pass  # read-only home: keep it in memory only
+    return _BUILTIN

@@ -1,0 +1,1 @@
+"""Synthetic pile scenes with exact ground truth: table, cards, hands, camera; clip writer; scoring."""

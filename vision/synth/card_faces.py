@@ -1,0 +1,120 @@
+"""Card faces for the synthetic scenes: the project's own renders, or crops of real photos.
+
+Photos come from a folder with `labels.csv` (`file,label`, further columns ignored). A photo
+may show a card on a table (the recogniser's card finder crops it when available) or be a
+crop already (used whole).
+"""
+from __future__ import annotations
+
+import csv
+import pathlib
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from tableref.errors import UserError
+from tableref.vision import cardface
+
+from .script import CARD_ASPECT
+
+DECKS = {"uno": ("uno", cardface.UNO_STYLES), "ono99": ("ono99_2022", ("ono99",)),
+         "ono99_classic": ("ono99_classic", ("ono99",)), "uno_no_mercy": ("uno_no_mercy", cardface.UNO_STYLES)}
+
+
+def deck_codes(deck: str) -> list[str]:
+    if deck not in DECKS:
+        raise UserError(f"unknown deck {deck!r} for synthetic scenes; known: {', '.join(DECKS)}")
+    return cardface.all_codes(DECKS[deck][0])
+
+
+def _order_quad(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise from the top-left of a portrait card (long side vertical)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]))]  # clockwise in image coordinates
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)  # make the first edge a short one
+    return q
+
+
+def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndarray], Any] | None) -> np.ndarray:
+    """BGR crop (short_side x short_side*aspect) of the card in `photo`."""
+    w, h = short_side, int(round(short_side * CARD_ASPECT))
+    quads = list(find_cards(photo)) if find_cards is not None else []
+    if quads:
+        dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
+        m = cv2.getPerspectiveTransform(_order_quad(np.asarray(quads[0])), dst)
+        return cv2.warpPerspective(photo, m, (w, h), flags=cv2.INTER_AREA)
+    if photo.shape[1] > photo.shape[0]:
+        photo = cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(photo, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _recogniser_finder() -> Callable[[np.ndarray], Any] | None:
+    try:
+        from tableref.vision.recognise import Recogniser
+    except ImportError:
+        return None
+    return Recogniser(deck="auto").find_cards
+
+
+class CardFaces:
+    """BGRA faces (alpha = card outline) at a fixed short side, cached per code."""
+
+    def __init__(self, deck: str, short_side: int, rng: np.random.Generator, photo_dir: str | None = None):
+        self.short_side = short_side
+        codes_deck, styles = DECKS[deck] if deck in DECKS else (None, ())
+        if codes_deck is None:
+            deck_codes(deck)  # raises the clear error
+        self.style = styles[int(rng.integers(len(styles)))]
+        self.rng = rng
+        self._cache: dict[str, np.ndarray] = {}
+        self.photos: dict[str, list[pathlib.Path]] = {}
+        if photo_dir:
+            self.photos = read_labels(pathlib.Path(photo_dir))
+            self.codes = sorted(self.photos)
+            self._finder = _recogniser_finder()
+        else:
+            self.codes = deck_codes(deck)
+
+    def face(self, code: str) -> np.ndarray:
+        if code not in self._cache:
+            self._cache[code] = self._make(code)
+        return self._cache[code]
+
+    def _make(self, code: str) -> np.ndarray:
+        if not self.photos:
+            return cardface.render_card(code, self.style, self.short_side, rng=self.rng)
+        files = self.photos[code]
+        path = files[int(self.rng.integers(len(files)))]
+        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if photo is None:
+            raise UserError(f"cannot read card photo {path}")
+        bgr = crop_photo(photo, self.short_side, self._finder)
+        mask = cardface.card_mask(self.short_side)
+        if mask.shape[:2] != bgr.shape[:2]:
+            mask = cv2.resize(mask, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST)
+        return np.dstack([bgr, mask])
+
+
+def read_labels(folder: pathlib.Path) -> dict[str, list[pathlib.Path]]:
+    """code -> photo files, from `folder/labels.csv` (header `file,label`)."""
+    labels = folder / "labels.csv"
+    if not labels.is_file():
+        raise UserError(f"{folder}: no labels.csv (expected columns file,label)")
+    out: dict[str, list[pathlib.Path]] = {}
+    with labels.open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        if not reader.fieldnames or "file" not in reader.fieldnames or "label" not in reader.fieldnames:
+            raise UserError(f"{labels}: the header must name the columns file and label")
+        for lineno, row in enumerate(reader, start=2):
+            path = folder / (row["file"] or "")
+            if not row["file"] or not row["label"]:
+                raise UserError(f"{labels}:{lineno}: empty file or label")
+            if not path.is_file():
+                raise UserError(f"{labels}:{lineno}: no such photo {path}")
+            out.setdefault(row["label"], []).append(path)
+    if not out:
+        raise UserError(f"{labels}: no photos listed")
+    return out

@@ -1,0 +1,95 @@
+"""Scoring watcher output against synthetic ground truth (used by the tests and the benchmark).
+
+A reported event matches a true one of the same type if it comes no earlier than
+`early_s` before the settled frame and no later than `late_s` after it; matching is greedy
+in time order and one-to-one. Unmatched reports are extra (false or double reports).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Score:
+    truth: int = 0
+    found: int = 0
+    extra: int = 0
+    read_correct: int = 0
+    latencies: list[float] = field(default_factory=list)  # reported t - settled t, seconds
+    misses: list[str] = field(default_factory=list)  # human-readable, for failure messages
+    extras: list[str] = field(default_factory=list)
+    misreads: list[str] = field(default_factory=list)
+
+    def add(self, other: "Score") -> "Score":
+        return Score(self.truth + other.truth, self.found + other.found, self.extra + other.extra,
+                     self.read_correct + other.read_correct, self.latencies + other.latencies,
+                     self.misses + other.misses, self.extras + other.extras, self.misreads + other.misreads)
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.truth if self.truth else 1.0
+
+    @property
+    def extra_rate(self) -> float:
+        return self.extra / self.truth if self.truth else float(self.extra)
+
+    @property
+    def read_accuracy(self) -> float:
+        return self.read_correct / self.found if self.found else 1.0
+
+    @property
+    def latency_p95(self) -> float:
+        return float(np.percentile(self.latencies, 95)) if self.latencies else 0.0
+
+    def summary(self) -> str:
+        return (f"events {self.truth}: found {self.found} ({self.recall:.1%}), extra {self.extra} "
+                f"({self.extra_rate:.1%}), read correctly {self.read_correct}/{self.found} "
+                f"({self.read_accuracy:.1%}), latency p50 {np.median(self.latencies or [0]):.3f} s "
+                f"p95 {self.latency_p95:.3f} s max {max(self.latencies or [0]):.3f} s")
+
+
+def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float = 0.5,
+               late_s: float = 1.5) -> Score:
+    """`truth` is a ground-truth dict (fps, events[type, card, frame]); `reported` are watcher events (event, card, frame)."""
+    fps = float(truth["fps"])
+    events = truth["events"]
+    used = [False] * len(reported)
+    s = Score(truth=len(events))
+    for ev in events:
+        lo, hi = ev["frame"] - early_s * fps, ev["frame"] + late_s * fps
+        match = next((j for j, r in enumerate(reported)
+                      if not used[j] and r["event"] == ev["type"] and lo <= r["frame"] <= hi), None)
+        if match is None:
+            s.misses.append(f"{name}: {ev['type']} {ev['card']} settled at frame {ev['frame']}")
+            continue
+        used[match] = True
+        r = reported[match]
+        s.found += 1
+        s.latencies.append((r["frame"] - ev["frame"]) / fps)
+        if r["card"] == ev["card"]:
+            s.read_correct += 1
+        else:
+            s.misreads.append(f"{name}: frame {ev['frame']} {ev['type']} {ev['card']} read as {r['card']}")
+    for j, r in enumerate(reported):
+        if not used[j]:
+            s.extra += 1
+            s.extras.append(f"{name}: {r['event']} {r['card']} at frame {r['frame']}")
+    return s
+
+
+def watch_events(spec: str, recogniser: object = None) -> list[dict]:
+    """Run a PileWatcher over a source spec (file, folder, synth:...) and return its events as dicts."""
+    from tableref.vision.sources import open_source
+    from tableref.vision.watcher import PileWatcher
+
+    watcher = PileWatcher(recogniser)
+    source = open_source(spec)
+    out: list[dict] = []
+    try:
+        for frame in source:
+            out += [e.as_json() for e in watcher.feed(frame.index, frame.t, frame.image)]
+    finally:
+        source.close()
+    return out

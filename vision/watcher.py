@@ -1,0 +1,225 @@
+"""The pile watcher: frames in, `landed` / `removed` events out.
+
+Per frame it only shrinks and normalises the image (see motion.py) and measures motion in
+the pile region. When the region has been still for `settle_s` after a disturbance, the
+settled image is compared with the last accepted pile image:
+
+* a change that reaches the edge of the region is an arm still lying across it: wait;
+* no change: a hand passed, a shadow moved, the light changed: nothing to report;
+* the pile looks as it did before the last landing: the top card was taken back (`removed`);
+* otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
+  it cannot tell). A card identical to the one below still changes the pile image, since it
+  lies at another angle or offset.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .motion import MotionConfig, Normaliser, View, change_mask, clean, settled_change
+from .pile_region import Box, PileRegion
+from .top_card import Reading, read_top_card
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Event:
+    event: str  # "landed" or "removed"
+    card: str | None
+    confidence: float
+    t: float
+    frame: int
+    quad: tuple[tuple[float, float], ...] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),
+                "t": round(self.t, 3), "frame": self.frame}
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    motion: MotionConfig = field(default_factory=MotionConfig)
+    settle_s: float = 0.1  # stillness needed after the last motion before comparing
+    min_settle_frames: int = 2
+    motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
+    change_frac: float = 0.0025  # changed pixels vs the pile image that make a new pile state
+    broad_threshold: float = 0.2  # same, on the broad ratio used to see whole arms
+    removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
+    regrow_after_s: float = 1.0  # a still change touching the region edge: widen the region
+    absorb_after_s: float = 4.0  # ... and when the whole frame is watched, accept it as background
+    history: int = 32
+
+
+@dataclass
+class _PileState:
+    image: View  # the pile at working size
+    top: Reading | None  # the card on top in this state (None: unknown / bare table)
+
+
+class PileWatcher:
+    def __init__(self, recogniser: Any = None, region: Box | None = None,
+                 config: WatcherConfig = WatcherConfig()):
+        """`region` is x, y, w, h in frame pixels; None finds the pile by itself."""
+        self.recogniser = recogniser
+        self.config = config
+        self._region_arg = region
+        self._norm: Normaliser | None = None
+        self._prev: View | None = None
+        self._pile: _PileState | None = None
+        self._history: list[_PileState] = []
+        self._disturbed = False
+        self._quiet_frames = 0
+        self._t_motion = 0.0
+        self._t_grow = 0.0
+
+    # -- set-up on the first frame --------------------------------------------------------
+    def _start(self, frame: np.ndarray) -> None:
+        h, w = frame.shape[:2]
+        self._norm = Normaliser((w, h), self.config.motion)
+        sw, sh = self._norm.small_size
+        fixed = None
+        if self._region_arg is not None:
+            x, y, rw, rh = self._region_arg
+            s = self._norm.scale
+            fixed = (max(0, int(x * s)), max(0, int(y * s)), min(sw, int((x + rw) * s + 1)), min(sh, int((y + rh) * s + 1)))
+            if fixed[2] - fixed[0] < 4 or fixed[3] - fixed[1] < 4:
+                raise ValueError(f"region {self._region_arg} is outside the {w}x{h} frame or too small")
+        self.region = PileRegion(sw, sh, fixed)
+        area = sw * sh
+        self._motion_px = max(4, int(self.config.motion_frac * area))
+        self._change_px = max(12, int(self.config.change_frac * area))
+
+    @property
+    def region_box(self) -> Box | None:
+        """The watched region in frame pixels (x0, y0, x1, y1), once started."""
+        if self._norm is None:
+            return None
+        s = self._norm.scale
+        x0, y0, x1, y1 = self.region.box()
+        return int(x0 / s), int(y0 / s), int(x1 / s), int(y1 / s)
+
+    # -- per frame ------------------------------------------------------------------------
+    def feed(self, frame_index: int, t: float, frame: np.ndarray) -> list[Event]:
+        if self._norm is None:
+            self._start(frame)
+        assert self._norm is not None
+        n = self._norm(frame)
+        if self._prev is None:
+            self._prev = n
+            self._pile = _PileState(n, None)
+            return []
+        x0, y0, x1, y1 = self.region.box()
+        moving = cv2.countNonZero(clean(change_mask(n.ratio[y0:y1, x0:x1], self._prev.ratio[y0:y1, x0:x1],
+                                                    self.config.motion.diff_threshold)))
+        self._prev = n
+        if moving > self._motion_px:
+            self._disturbed = True
+            self._quiet_frames = 0
+            self._t_motion = t
+            return []
+        self._quiet_frames += 1
+        if (not self._disturbed or self._quiet_frames < self.config.min_settle_frames
+                or t - self._t_motion < self.config.settle_s):
+            return []
+        return self._settled(frame_index, t, frame, n)
+
+    def _changed(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
+        return clean(settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi],
+                                    self.config.motion.diff_threshold))
+
+    def _settled(self, frame_index: int, t: float, frame: np.ndarray, n: View) -> list[Event]:
+        assert self._pile is not None and self._norm is not None
+        cfg = self.config
+        x0, y0, x1, y1 = self.region.box()
+        roi = (slice(y0, y1), slice(x0, x1))
+        ref = self._pile.image
+        changed = self._changed(n, ref, roi)
+        # An arm is long and often close to the table's colour: its outline comes out dotted.
+        # Dilating the raw (uncleaned) mask joins the dots, so an arm reaching the region's
+        # edge is seen as one piece touching it.
+        raw = settled_change(n.ratio[roi], ref.ratio[roi], n.small[roi], ref.small[roi], cfg.motion.diff_threshold)
+        joined = cv2.dilate(raw, np.ones((5, 5), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        raw_in = np.bincount(labels[raw > 0], minlength=count)  # sensor noise is sparse, outlines are not
+        rh, rw = changed.shape
+        min_part = max(3, self._change_px // 8)
+        touching = any(raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
+                                                      stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)
+                       for i in range(1, count))
+        # small specks are noise; what remains of the fine-scale change is the new pile state
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        keep = np.zeros(count, np.uint8)
+        keep[1:] = (stats[1:, 4] >= min_part) * 255
+        interior = keep[labels]
+        log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, touching,
+                  cv2.countNonZero(interior), self._change_px, self.region.box())
+        if touching:
+            # an arm (or something new at the edge) lies across the region and keeps still
+            waited = t - max(self._t_motion, self._t_grow)
+            if waited >= cfg.regrow_after_s and self.region.grow():
+                self._t_grow = t
+            elif t - self._t_motion >= cfg.absorb_after_s and (self.region.is_whole_frame()
+                                                               or self.region.fixed is not None):
+                self._accept_background(n)
+            return []
+        area = cv2.countNonZero(interior)
+        if area < self._change_px:
+            self._accept_background(n)  # a hand passed, light or shadows changed: same pile
+            return []
+        if self._history:
+            before = self._history[-1]
+            back = cv2.countNonZero(self._changed(n, before.image, roi))
+            log.debug("frame %d: %d pixels differ from the pile before the last landing", frame_index, back)
+            if back < max(self._change_px, cfg.removal_ratio * area):
+                removed = self._pile.top
+                self._history.pop()
+                self._pile = _PileState(n, before.top)
+                self._disturbed = False
+                return [Event("removed", removed.card if removed else None,
+                              removed.confidence if removed else 0.0, t, frame_index,
+                              _quad_tuple(removed.quad) if removed else None)]
+        reading = self._read(frame, interior, (x0, y0))
+        self._history.append(self._pile)
+        del self._history[:-cfg.history]
+        self._pile = _PileState(n, reading)
+        self._disturbed = False
+        pts = cv2.findNonZero(interior)
+        bx, by, bw, bh = cv2.boundingRect(pts)
+        hull_area = cv2.contourArea(cv2.convexHull(pts))
+        self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
+        return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+
+    def _accept_background(self, n: View) -> None:
+        assert self._pile is not None
+        self._pile = _PileState(n, self._pile.top)
+        self._disturbed = False
+
+    def _read(self, frame: np.ndarray, interior: np.ndarray, origin: tuple[int, int]) -> Reading:
+        """Crop around the changed pixels (plus a margin) at full resolution and read the top card."""
+        assert self._norm is not None
+        s = self._norm.scale
+        pts = cv2.findNonZero(interior)
+        bx, by, bw, bh = cv2.boundingRect(pts)
+        pad = int(0.25 * max(bw, bh)) + 2
+        sh, sw = self._norm.small_size[1], self._norm.small_size[0]
+        sx0, sy0 = max(0, origin[0] + bx - pad), max(0, origin[1] + by - pad)
+        sx1, sy1 = min(sw, origin[0] + bx + bw + pad), min(sh, origin[1] + by + bh + pad)
+        fh, fw = frame.shape[:2]
+        box = (int(sx0 / s), int(sy0 / s), min(fw, int(sx1 / s)), min(fh, int(sy1 / s)))
+        small = np.zeros((sh, sw), np.uint8)
+        small[origin[1]:origin[1] + interior.shape[0], origin[0]:origin[0] + interior.shape[1]] = interior
+        crop = small[sy0:sy1, sx0:sx1]
+        changed = cv2.resize(cv2.dilate(crop, np.ones((3, 3), np.uint8)), (box[2] - box[0], box[3] - box[1]),
+                             interpolation=cv2.INTER_NEAREST)
+        return read_top_card(self.recogniser, frame, box, changed)
+
+
+def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | None:
+    if quad is None:
+        return None
+    return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(-1, 2))
