@@ -61,7 +61,7 @@ def read_record(path: str | pathlib.Path) -> tuple[RecordHeader, list[dict[str, 
     """Header and validated events of a record; UserError names file:line for any bad line."""
     p = pathlib.Path(path)
     try:
-        with open(p, encoding="utf-8", newline="") as fh:
+        with open(p, encoding="utf-8-sig", newline="") as fh:  # tolerate a BOM
             lines = fh.readlines()
     except FileNotFoundError:
         raise UserError(f"{p}: no such file") from None

@@ -42,6 +42,25 @@ class FrameSource(Protocol):
 
 
 @contextmanager
+def _no_stderr() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null: FFmpeg prints probe failures ("moov atom not
+    found") straight to it, which would add a second, cryptic error line."""
+    try:
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # pragma: no cover - no fd 2 to silence
+        yield
+        return
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+@contextmanager
 def _quiet_opencv() -> Iterator[None]:
     """Silence OpenCV's own warnings while probing, so bad input gives one line, ours."""
     try:
@@ -72,7 +91,7 @@ class VideoFileSource:
             raise UserError(f"cannot read video file (permission denied): {path}")
         self.path = path
         self.description = path
-        with _quiet_opencv():
+        with _quiet_opencv(), _no_stderr():
             cap = cv2.VideoCapture(path, cv2.CAP_FFMPEG)
             ok, first = cap.read() if cap.isOpened() else (False, None)
         if not ok or first is None:
@@ -161,7 +180,7 @@ class CameraSource:
         self.max_backoff = max_backoff
         self.give_up_after = give_up_after
         self.reopens = 0
-        with _quiet_opencv():
+        with _quiet_opencv(), _no_stderr():
             cap = self._opener(index)
         if cap is None or not cap.isOpened():
             if cap is not None:

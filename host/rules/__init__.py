@@ -11,7 +11,9 @@ from .events import EVENT_TYPES, EventError, validate_event
 from .options import GAME_IDS, ConfigError, check_game, check_players, default_options, resolve_options
 from .base import Ruleset
 from .ono99 import ClassicRules, Ono2022Rules
-from .uno import EnaRules, NoMercyRules, UnoRules
+from .ena import EnaRules
+from .no_mercy import NoMercyRules
+from .uno import UnoRules
 from .state import GameState
 
 RULESETS: dict[str, type[Ruleset]] = {

@@ -1,5 +1,5 @@
-"""UNO (`uno`, spec 5 and 6), UNO Show 'Em No Mercy (`uno_no_mercy`, spec 7) and Ena (`ena`,
-spec 8): one ruleset with the differences as small overridable hooks.
+"""UNO (`uno`, spec 5 and 6), and the base of UNO Show 'Em No Mercy (no_mercy.py) and Ena
+(ena.py), which differ from it through the small overridable hooks below.
 
 Vocabulary: the *victim* owes a draw (`pending`), a *side penalty* does not change the turn
 (`penalty`), an *accepted* action is a legal card or a turn draw (it closes UNO windows, C2).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import (NO_MERCY_CODES, UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
+from ..cards import (UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
                      uno_card_set, uno_points)
 from .base import Ruleset
 from .options import ConfigError
@@ -21,8 +21,6 @@ BLOCKING = ("target", "challenge_result", "reflip")  # inputs a card cannot stan
 class UnoRules(Ruleset):
     game = "uno"
     codes = UNO_CODES
-    no_mercy = False
-    ena = False
 
     def deck(self) -> tuple[str, ...]:
         return uno_card_set(self.game, self.opt.get("deck", "108"))
@@ -686,130 +684,3 @@ class UnoRules(Ruleset):
     # --- No Mercy's mercy rule (a no-op elsewhere) ------------------------------------------
     def mercy(self, st: GameState) -> None:
         return
-
-
-class NoMercyRules(UnoRules):
-    game = "uno_no_mercy"
-    codes = NO_MERCY_CODES
-    no_mercy = True
-
-    def stacking_mode(self) -> str:
-        return "no_mercy"
-
-    def stack_error(self, st: GameState, card: UnoCard) -> str | None:
-        if card.rank == "skip" and self.opt["skip_dodges_stack"]:
-            return None
-        value = draw_value(card.rank)
-        if not value:
-            return "cannot_stack"
-        if self.opt["stack_rule"] == "equal_or_higher" and value < st.stack_value:
-            return "stack_value_too_low"
-        return None
-
-    def stack(self, st: GameState, s: int, card: UnoCard) -> None:
-        if card.rank == "skip":
-            # skip_dodges_stack: the victim passes the whole stack on to the next seat
-            pend = st.pending
-            value, rank = st.stack_value, st.stack_rank
-            self.play(st, s, card)
-            if pend is not None and not st.hand_over:
-                victim = st.adv(s, 1)
-                st.pending = ("draw", victim, pend[2])
-                st.current = victim
-                st.stack_rank, st.stack_value, st.stacked = rank, value, True
-            return
-        super().stack(st, s, card)
-
-    def jump_enabled(self, card: UnoCard) -> bool:
-        return False
-
-    def seven_zero(self) -> bool:
-        return True
-
-    def must_play_drawn(self) -> bool:
-        return True
-
-    def challenge_allowed(self) -> bool:
-        return False
-
-    def reflips(self, card: UnoCard) -> bool:
-        return not is_number_rank(card.rank)  # first_card_action = reflip
-
-    def first_reverse(self) -> str:
-        return "dealer_first"
-
-    def mercy(self, st: GameState) -> None:
-        limit = self.opt["mercy_limit"]
-        for s in st.active_seats():
-            if st.hand_counts[s] < limit:
-                continue
-            st.eliminate(s)
-            st.hand_counts[s] = 0
-            if st.uno_vulnerable == s:
-                st.uno_vulnerable = None
-            st.awaiting = tuple(a for a in st.awaiting if a[1] != s)
-            if st.pending is not None and st.pending[1] == s:
-                st.pending = None
-            if st.current == s:
-                st.current = st.adv(s, 1)
-        if st.active_count() <= 1 and not st.game_over:
-            seats = st.active_seats()
-            last = seats[0] if seats else None  # C11
-            st.hand_over = st.game_over = True
-            st.hand_winner = st.winner = last
-            st.current = None
-            st.pending = None
-            st.awaiting = ()
-
-
-class EnaRules(UnoRules):
-    game = "ena"
-    codes = UNO_CODES
-    ena = True
-
-    def deck(self) -> tuple[str, ...]:
-        return uno_card_set("uno", "108")
-
-    def stacking_mode(self) -> str:
-        return self.opt["stack_in_turn"]
-
-    def jump_enabled(self, card: UnoCard) -> bool:
-        return self.opt["overtake"] and (card.colour is not None or self.opt["overtake_wilds"])
-
-    def jump_adds_draws(self) -> bool:
-        return self.opt["overtake_draw_stacks"]
-
-    def jump_cancels(self) -> bool:
-        return False  # overtaking applies the card on top of the current state (8.3)
-
-    def seven_zero(self) -> bool:
-        return False
-
-    def must_play_drawn(self) -> bool:
-        return False
-
-    def catch_penalty(self) -> int:
-        return self.opt["ena_call_penalty"]
-
-    def misplay_penalty(self) -> int:
-        return self.opt["mistake_penalty"]
-
-    def out_of_turn_reason(self) -> str:
-        return "not_identical_out_of_turn" if self.opt["overtake"] else "out_of_turn"
-
-    def misplay(self, st: GameState, s: int, reason: str) -> None:
-        super().misplay(st, s, reason)
-        pend = st.pending
-        if (self.opt["mistake_ends_turn"] and s == st.current
-                and not (pend is not None and pend[1] == s)):
-            st.drop_awaiting("play_or_pass", s)
-            st.current = st.adv(s, 1)
-
-    def reflips(self, card: UnoCard) -> bool:
-        return False
-
-    def first_reverse(self) -> str:
-        return "dealer_right_first"
-
-    def first_wild_chooser(self, st: GameState, first: int) -> int:
-        return st.dealer

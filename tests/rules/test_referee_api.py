@@ -10,7 +10,7 @@ from tableref.errors import UserError
 from tableref.referee import Referee, Verdict
 from tableref.rules import GAME_IDS, ConfigError, EventError, default_options
 
-from rules_paths import VECTORS, shared_scenarios, vector_files
+from rules_paths import VECTORS, vector_files
 
 STATE_FIELDS = {"total", "current_seat", "direction", "pending", "awaiting", "penalty_draws",
                 "eliminated", "tokens", "hand", "last_hand_loser", "illegal", "top", "color",
