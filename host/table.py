@@ -27,6 +27,7 @@ from .board_view import board_snapshot
 from .link.journal_keys import parse_source_tag
 from .record import FORMAT_VERSION, TABLE_RECORD_TYPES, Journal, read_record
 from .referee import Referee, Verdict
+from .rules import make_ruleset
 
 TABLE_TYPES = TABLE_RECORD_TYPES
 # keys the table adds to an event for its own use; the referee never sees them
@@ -63,6 +64,7 @@ class TableSession:
     records: list[dict[str, Any]] = field(default_factory=list)  # every journaled record, as written
     illegal_id: int = 0            # id of the outstanding illegal input; 0 when none is outstanding
     _illegal_seq: int = 0
+    _codes: frozenset[str] | None = None
 
     @classmethod
     def new(cls, header: Mapping[str, Any], journal_path: pathlib.Path | None) -> "TableSession":
@@ -107,6 +109,13 @@ class TableSession:
     @property
     def players(self) -> int:
         return self.referee.players
+
+    @property
+    def codes(self) -> frozenset[str]:
+        """Every card code this game has (a reading outside it is another deck's card)."""
+        if self._codes is None:
+            self._codes = make_ruleset(self.game, self.players, self.referee.options).codes
+        return self._codes
 
     def snapshot(self, asking: bool = False) -> Snapshot:
         """What the board shows; `asking`: the referee waits for the table to name a card."""
