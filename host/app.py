@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", default=None, help="deck the recogniser expects (default auto)")
     parser.add_argument("--region", default=None, metavar="x,y,w,h", help="where the pile is, in pixels")
     parser.add_argument("--config", default=None, metavar="FILE", help="TOML settings file")
+    parser.add_argument("--min-confidence", type=float, default=0.0, metavar="C",
+                        help="ask for any card read with a confidence below C (0..1; default 0: trust the recogniser)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
 
@@ -149,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         deck = game_deck(settings.game, session.referee.options) if settings.deck == "auto" else settings.deck
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
-        ctrl = TableController(session, view, link, settings.names)
+        ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
         view.prompt = lambda: f"> {keys.buffer}" if keys is not None else ""
         view.board_text = None
         preview = None
@@ -159,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
         replayable = not settings.source.isdigit()
         skip = session.last_frame if (header is not None and replayable) else None
         view.notice(f"journal: {settings.journal}")
-        loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip)
+        loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
+                       wait_when_asking=replayable)
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame

@@ -25,7 +25,7 @@ FLUSH_BOARD_S = 3.0  # at the end: how long to wait for the board to ack the fin
 class RunLoop:
     def __init__(self, ctrl: TableController, frames: Iterable[Any] | None, watcher: Any = None,
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
-                 skip_through_frame: int | None = None) -> None:
+                 skip_through_frame: int | None = None, wait_when_asking: bool = False) -> None:
         self.ctrl = ctrl
         self.frames = frames
         self.watcher = watcher
@@ -33,6 +33,7 @@ class RunLoop:
         self.preview = preview
         self.speed = speed
         self.skip_through_frame = skip_through_frame
+        self.wait_when_asking = wait_when_asking  # a video cannot be straightened: wait for the answer
         self.quit = False
         self.frames_seen = 0
 
@@ -98,6 +99,12 @@ class RunLoop:
                         self.handle_keys(delay)
                 self.handle_frame(frame)
                 self.idle()
+                while self.wait_when_asking and self.ctrl.asking is not None and not self.quit:
+                    if self.keys is None or self.keys.closed:
+                        self.ctrl.view.notice("no answer to the question (end of input): stopping here")
+                        self.quit = True
+                        break
+                    self.idle(0.05)
         self._after_source()
         self.flush_board()
         return 0
@@ -106,6 +113,8 @@ class RunLoop:
         """The video ended (or there is none): keep taking keys until quit or end of input."""
         if self.keys is None:
             return
+        if self.frames is not None and not self.quit:
+            self.ctrl.view.notice("end of the video; still taking commands (q or end of input to stop)")
         while not self.quit and not self.keys.closed:
             self.idle(0.05)
 

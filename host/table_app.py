@@ -43,6 +43,7 @@ class TableController:
     recent: deque = field(default_factory=lambda: deque(maxlen=8))
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
+    min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
@@ -51,13 +52,16 @@ class TableController:
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
                confidence: float | None = None) -> Outcome | None:
         where = {k: v for k, v in (("t", t), ("frame", frame)) if v is not None}
+        if card is not None and confidence is not None and confidence < self.min_confidence:
+            card = None  # not sure enough: ask rather than guess
         if card is not None and card not in self.session.codes:
             card = None  # a code this game does not have (another deck's card): ask, as for an unreadable one
         if card is None:
             # never guess: the board shows CArd and the screen asks for the card
             self.asking = Ask(t, frame)
-            self.publish("the camera cannot read the card on the pile: type x <card> (e.g. x red-5), "
-                         "or straighten the card for another look")
+            self.view.notice(f"which card? the camera cannot read the card on the pile (frame {frame}): "
+                             "type x <card> (e.g. x red-5), or straighten it for another look")
+            self.publish(None)
             return None
         self.asking = None
         self.last_card = card
