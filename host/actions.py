@@ -15,7 +15,7 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "d": ("draw", None),
     "p": ("pass", None),
     "u": ("undo", None),
-    "r": ("color", "colour"), "y": ("color", "colour"), "g": ("color", "colour"), "b": ("color", "colour"),
+    "c": ("color", "colour"), "r": ("color", "colour"), "y": ("color", "colour"), "g": ("color", "colour"), "b": ("color", "colour"),
     "n": ("uno", None),
     "k": ("catch", "seat"),
     "h": ("challenge", None),
