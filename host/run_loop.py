@@ -53,7 +53,11 @@ class RunLoop:
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:
             return
-        for line in self.keys.read_lines(timeout):
+        typed = self.keys.buffer
+        lines = self.keys.read_lines(timeout)
+        if self.keys.interactive and self.keys.buffer != typed:
+            self.ctrl.view.update(self.ctrl, None)  # echo the line being typed in the prompt
+        for line in lines:
             try:
                 cmd = parse_command(line)
             except CommandError as exc:

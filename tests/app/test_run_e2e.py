@@ -17,8 +17,8 @@ from tableref.referee import Referee
 from tablelink import show
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from driver import RunDriver, journal_records  # noqa: E402
-from gameclip import make_clip  # noqa: E402
+from app_run_driver import RunDriver, journal_records  # noqa: E402
+from app_gameclip import make_clip  # noqa: E402
 
 pytestmark = pytest.mark.skipif(unavailable() is not None, reason=str(unavailable()))
 
