@@ -369,8 +369,11 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
               shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"))
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
-        symbol = _sym_wild_lettered if (rank == "wild" and not clone) else SYMBOLS[rank]
-        symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
+        if rank == "wild" and clone:  # clone wilds: the whole oval in four colours
+            _four_colour_oval(img, cx, cy, ax, ay, tilt)
+        else:
+            symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
+            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08

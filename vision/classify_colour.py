@@ -41,8 +41,9 @@ def colour_scores(card_bgr: np.ndarray) -> dict[str, float]:
     inner = np.zeros(small.shape[:2], bool)
     inner[3:-3, 3:-3] = True
     inner = inner.ravel()
-    sat = inner & (s > 90) & (v > 70)
-    dark = inner & (v < 60)
+    # dark prints (olive green, navy) stay saturated; a black field is dark AND grey
+    sat = inner & (s > 90) & (v > 35)
+    dark = inner & (v < 60) & (s < 110)
     n = inner.sum()
     frac_sat, frac_dark = sat.sum() / n, dark.sum() / n
     votes = {c: 0.0 for c in COLOURS}

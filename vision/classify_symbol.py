@@ -17,7 +17,7 @@ import numpy as np
 from .classify_colour import white_balance
 
 CANON_W, CANON_H = 128, 200
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 
 UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wild_draw4"
 NINETY_NINE_PREFIX = "99:"
@@ -84,21 +84,95 @@ def symbol_mask(card_bgr: np.ndarray) -> np.ndarray:
     return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
 
 
+def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarray:
+    """Cut the symbol out of the centre mask: keep the blobs that do not run into the edge of
+    the centre ellipse (those are the oval's ring), crop to their bounding box padded to the
+    2:3 box, and scale to `size`. Normalises big bold and small thin prints alike."""
+    binary = (mask > 0.5).astype(np.uint8)
+    h, w = binary.shape
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    yy, xx = np.mgrid[0:h, 0:w]
+    rim = (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
+    rim_labels = set(np.unique(lab[rim & (binary > 0)]).tolist())
+    min_area = 0.004 * h * w
+    keep = [i for i in range(1, n) if i not in rim_labels and stats[i, cv2.CC_STAT_AREA] >= min_area]
+    if not keep:
+        keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    if not keep:
+        return np.zeros((size[1], size[0]), np.float32)
+    x0 = min(stats[i, cv2.CC_STAT_LEFT] for i in keep)
+    y0 = min(stats[i, cv2.CC_STAT_TOP] for i in keep)
+    x1 = max(stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] for i in keep)
+    y1 = max(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] for i in keep)
+    sym = mask * np.isin(lab, keep)
+    bw, bh = x1 - x0, y1 - y0
+    tw, th = size
+    # pad to the target aspect around the box centre, with a small margin
+    scale = max(bw / tw, bh / th) * 1.1
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    m = np.array([[1 / scale, 0, tw / 2 - cx / scale], [0, 1 / scale, th / 2 - cy / scale]], np.float32)
+    return cv2.warpAffine(sym.astype(np.float32), m, size, flags=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
+
+
+def six_or_nine(mask: np.ndarray) -> str | None:
+    """Tell 6 from 9 by geometry, whatever way up the card lies: the underline marks the
+    bottom of the digit, and a 6 has its closed loop in its lower half."""
+    binary = (mask > 0.5).astype(np.uint8)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if n < 3:
+        return None
+    order = sorted(range(1, n), key=lambda i: -stats[i, cv2.CC_STAT_AREA])
+    g = order[0]
+    gx, gy, gw, gh = (int(stats[g, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    bar_dir = 0
+    for i in order[1:]:
+        bx, by, bw, bh = (int(stats[i, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+        centred = abs((bx + bw / 2) - (gx + gw / 2)) < 0.35 * gw
+        if bw >= 0.35 * gw and bh <= 0.4 * gh and bw > 1.5 * bh and centred:
+            if by >= gy + 0.8 * gh and by < gy + 1.6 * gh:
+                bar_dir = 1      # bar below the glyph: the glyph is upright
+                break
+            if by + bh <= gy + 0.2 * gh and by + bh > gy - 0.6 * gh:
+                bar_dir = -1     # bar above: the card lies upside down
+                break
+    if bar_dir == 0:
+        return None
+    glyph = (lab == g).astype(np.uint8)
+    contours, hier = cv2.findContours(glyph, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    holes = [c for c, hh in zip(contours, hier[0]) if hh[3] >= 0 and cv2.contourArea(c) >= 0.01 * gw * gh]
+    if not holes:
+        return None
+    hole = max(holes, key=cv2.contourArea)
+    m = cv2.moments(hole)
+    if m["m00"] <= 0:
+        return None
+    hy = m["m01"] / m["m00"]
+    low = hy > gy + gh / 2
+    if bar_dir < 0:
+        low = not low
+    return "6" if low else "9"
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / (np.linalg.norm(v) + 1e-6)
+
+
 def features(card_bgr: np.ndarray) -> np.ndarray:
     """Feature vector (float32, L2-normalised) of a canonical card image."""
     if card_bgr.shape[:2] != (CANON_H, CANON_W):
         card_bgr = cv2.resize(card_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
     mask = symbol_mask(card_bgr)
+    crop = symbol_crop(mask)
+    c8 = np.clip(cv2.GaussianBlur(crop, (3, 3), 0) * 255, 0, 255).astype(np.uint8)
+    shape_hog = _unit(hog(c8))
+    shape_px = _unit(cv2.resize(crop, (12, 18), interpolation=cv2.INTER_AREA).ravel())
     m8 = np.clip(cv2.GaussianBlur(mask, (3, 3), 0) * 255, 0, 255).astype(np.uint8)
-    h = hog(cv2.resize(m8, (32, 48), interpolation=cv2.INTER_AREA))
-    h = h / (np.linalg.norm(h) + 1e-6)
-    coarse_mask = cv2.resize(mask, (8, 12), interpolation=cv2.INTER_AREA).ravel()
-    coarse_mask = coarse_mask / (np.linalg.norm(coarse_mask) + 1e-6)
+    place_hog = _unit(hog(cv2.resize(m8, (32, 48), interpolation=cv2.INTER_AREA)))
     white, dark, colour = _pixel_classes(cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA))
-    layout = np.concatenate([cv2.resize(p, (4, 6), interpolation=cv2.INTER_AREA).ravel() for p in (white, dark, colour)])
-    layout = layout / (np.linalg.norm(layout) + 1e-6)
-    vec = np.concatenate([h, 0.6 * coarse_mask, 0.45 * layout]).astype(np.float32)
-    return vec / (np.linalg.norm(vec) + 1e-6)
+    layout = _unit(np.concatenate([cv2.resize(p, (4, 6), interpolation=cv2.INTER_AREA).ravel()
+                                   for p in (white, dark, colour)]))
+    vec = np.concatenate([shape_hog, 0.6 * shape_px, 0.5 * place_hog, 0.4 * layout]).astype(np.float32)
+    return _unit(vec)
 
 
 @dataclass

@@ -17,7 +17,8 @@ from .cardface import ASPECT
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
-WARP_W, WARP_H = 128, 200  # canonical rectified card (portrait)
+WARP_W, WARP_H = 128, 200
+MAX_SCORED = 30          # candidate outlines scored in detail per image  # canonical rectified card (portrait)
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,9 @@ def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
     if short < MIN_SHORT_SIDE:
         return 0.0
     aspect = long_ / max(short, 1e-6)
-    # Perspective shortens one side; accept 1.15..2.1 with a peak at the true 1.55.
-    aspect_s = math.exp(-((math.log(aspect / ASPECT)) / 0.18) ** 2)
+    # Perspective (and photos resized without keeping the aspect) change the ratio: a wide
+    # tolerance around the true 1.55.
+    aspect_s = math.exp(-((math.log(aspect / ASPECT)) / 0.28) ** 2)
     qa = cv2.contourArea(q)
     if qa <= 0:
         return 0.0
@@ -216,6 +218,31 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
 FIELD_MASKS = 2  # the last masks outline the printed field, not the whole card
 
 
+def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Decks whose white circle or oval runs across the whole card split the printed field in
+    two; the union of two same-coloured pieces is then the field."""
+    pieces = [c for c in contours if cv2.contourArea(c) >= 0.15 * min_area]
+    pieces = sorted(pieces, key=cv2.contourArea, reverse=True)[:8]
+    hues = []
+    for c in pieces:
+        x, y, w, h = cv2.boundingRect(c)
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
+        hh = hsv[y:y + h, x:x + w, 0][m > 0].astype(np.float32) * (2 * math.pi / 180)
+        hues.append(math.atan2(float(np.sin(hh).mean()), float(np.cos(hh).mean())))
+    out = []
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            d = abs(hues[i] - hues[j]) % (2 * math.pi)
+            if min(d, 2 * math.pi - d) > 0.35:
+                continue
+            ai, aj = cv2.contourArea(pieces[i]), cv2.contourArea(pieces[j])
+            if min(ai, aj) < 0.25 * max(ai, aj):
+                continue
+            out.append(cv2.convexHull(np.concatenate([pieces[i], pieces[j]])))
+    return out
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     ua = cv2.contourArea(a) + cv2.contourArea(b) - inter
@@ -232,8 +259,12 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
     cands: list[tuple[float, np.ndarray]] = []
     masks = _candidate_masks(work)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     for mi, mask in enumerate(masks):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        contours = list(contours)
+        if mi == len(masks) - FIELD_MASKS:
+            contours += _paired_fields(contours, hsv, min_area)
         for c in contours:
             area = cv2.contourArea(c)
             if area < min_area or area > 0.98 * wh * ww:
@@ -256,8 +287,17 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
         cands.append((0.6, frame))
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    # many masks find the same outline: score each distinct one once, best shapes first
+    seen: set[tuple[int, int, int]] = set()
+    distinct = []
+    for shape, quad in sorted(cands, key=lambda t: -t[0]):
+        c = quad.mean(axis=0)
+        key = (int(c[0] // 4), int(c[1] // 4), int(math.sqrt(max(cv2.contourArea(quad), 0)) // 4))
+        if key not in seen:
+            seen.add(key)
+            distinct.append((shape, quad))
     scored: list[tuple[float, np.ndarray]] = []
-    for shape, quad in cands:
+    for shape, quad in distinct[:MAX_SCORED]:
         q = order_quad(quad)
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
         look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)

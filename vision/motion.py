@@ -41,16 +41,6 @@ class View:
     small: np.ndarray  # uint8 BGR
     ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
 
-    def broad(self) -> np.ndarray:
-        """Ratio to a very wide blur: whole arms and card faces stand out, not just their edges.
-
-        Computed only when the pile has settled (a few times per card), on a tiny copy.
-        """
-        h, w = self.small.shape[:2]
-        f = self.small.astype(np.float32) + 10.0
-        tiny = cv2.resize(f, (max(2, w // 8), max(2, h // 8)), interpolation=cv2.INTER_AREA)
-        tiny = cv2.GaussianBlur(tiny, (0, 0), 2.0)
-        return cv2.divide(f, cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR))
 
 SATURATED = 248
 
@@ -58,8 +48,14 @@ SATURATED = 248
 def change_mask(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:
     """uint8 mask (255 = changed) where any channel's ratio differs by more than `threshold`."""
     diff = cv2.absdiff(a, b)
-    m = diff.max(axis=2) if diff.ndim == 3 else diff
+    m = _channel_max(diff) if diff.ndim == 3 else diff
     return (m > threshold).astype(np.uint8) * 255
+
+
+def _channel_max(img: np.ndarray) -> np.ndarray:
+    # cv2.max over split channels: several times faster than numpy's max(axis=2) on small images
+    b, g, r = cv2.split(img)
+    return cv2.max(cv2.max(b, g), r)
 
 
 def clean(mask: np.ndarray) -> np.ndarray:
@@ -72,4 +68,4 @@ def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_
     """Like change_mask, ignoring channels saturated in either image (clipping breaks the ratio)."""
     diff = cv2.absdiff(cur, ref)
     diff[(cur_small >= SATURATED) | (ref_small >= SATURATED)] = 0
-    return (diff.max(axis=2) > threshold).astype(np.uint8) * 255
+    return (_channel_max(diff) > threshold).astype(np.uint8) * 255

@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r6"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r7"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -143,3 +143,52 @@ def builtin_profile() -> Profile:
     except OSError:
         pass  # read-only home: keep it in memory only
     return _BUILTIN
+
+
+def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator,
+                  copies: int = 6) -> list[np.ndarray]:
+    """Features of one labelled shot of a physical card: the card as found, plus copies with
+    small outline errors and camera changes, in both 180-degree orientations. Raises
+    LookupError when no card outline is found in the shot."""
+    import cv2
+
+    from .classify_symbol import CANON_H, CANON_W
+    from .classify_training import camera_effects, jitter_quad
+    from .find_card import find_cards
+
+    from .recognise import Recogniser
+
+    # the outline the built-in recogniser likes best (a card, not a piece of one), else the
+    # finder's best outline
+    found = Recogniser("auto").identify(image_bgr)
+    quad = found.quad
+    if quad is None:
+        cands = find_cards(image_bgr)
+        if not cands:
+            raise LookupError("no card found in the shot")
+        quad = cands[0].quad
+    out = []
+    for k in range(copies):
+        q = quad if k == 0 else jitter_quad(quad, rng, 0.015)
+        warped = warp_card(image_bgr, q, (CANON_W, CANON_H))
+        if k > 0:
+            warped = camera_effects(warped, rng, strength=0.5)
+        out.append(features(warped))
+        out.append(features(cv2.rotate(warped, cv2.ROTATE_180)))
+    return out
+
+
+def build_enrolled(name: str, shots: list[tuple[np.ndarray, str]], seed: int = 7) -> Profile:
+    """A profile from labelled shots [(image, code)] of the user's own deck."""
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    labels: list[str] = []
+    codes: list[str] = []
+    for image, code in shots:
+        feats = enrol_samples(image, code, rng)
+        xs += feats
+        labels += [rank_key(code)] * len(feats)
+        codes += [code] * len(feats)
+    if not xs:
+        raise ValueError("no usable shots")
+    return Profile(name, np.stack(xs), labels, codes, {"shots": len(shots)})

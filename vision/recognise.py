@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores
-from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key
+from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
@@ -79,6 +80,7 @@ class Recogniser:
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
         feats = features(warped_bgr)
         rank_probs, sim = self.model.scores(feats, self.allowed_ranks)
+        rank_probs = _settle_six_nine(rank_probs, warped_bgr)
         colours = colour_scores(warped_bgr)
         scored: dict[str, float] = {}
         uno_colours = {c: colours[c] for c in COLOURS}
@@ -107,6 +109,22 @@ class Recogniser:
         if code in (NONE_LABEL, BACK_LABEL) or sim < MIN_SIMILARITY or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
+
+
+def _settle_six_nine(rank_probs: dict[str, float], warped_bgr: np.ndarray) -> dict[str, float]:
+    """6 and 9 differ only by which way up they are; the underline decides (see six_or_nine)."""
+    top = max(rank_probs, key=lambda r: rank_probs[r]) if rank_probs else None
+    if top not in ("6", "9"):
+        return rank_probs
+    canon = warped_bgr if warped_bgr.shape[:2] == (CANON_H, CANON_W) else cv2.resize(warped_bgr, (CANON_W, CANON_H))
+    which = six_or_nine(symbol_mask(canon))
+    if which is None:
+        return rank_probs
+    out = dict(rank_probs)
+    pair = out.get("6", 0.0) + out.get("9", 0.0)
+    out[which] = pair
+    out["9" if which == "6" else "6"] = 0.0
+    return out
 
 
 def _merge(a: Profile, b: Profile) -> Profile:

@@ -48,10 +48,10 @@ class WatcherConfig:
     min_settle_frames: int = 2
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
     change_frac: float = 0.0025  # changed pixels vs the pile image that make a new pile state
-    broad_threshold: float = 0.2  # same, on the broad ratio used to see whole arms
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
-    regrow_after_s: float = 1.0  # a still change touching the region edge: widen the region
-    absorb_after_s: float = 4.0  # ... and when the whole frame is watched, accept it as background
+    regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
+    absorb_after_s: float = 1.5  # ... and if all stays still, take it into the pile image as background
+    absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     history: int = 32
 
 
@@ -76,6 +76,7 @@ class PileWatcher:
         self._quiet_frames = 0
         self._t_motion = 0.0
         self._t_grow = 0.0
+        self._edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -148,9 +149,10 @@ class PileWatcher:
         raw_in = np.bincount(labels[raw > 0], minlength=count)  # sensor noise is sparse, outlines are not
         rh, rw = changed.shape
         min_part = max(3, self._change_px // 8)
-        touching = any(raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
-                                                      stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)
-                       for i in range(1, count))
+        at_edge = [i for i in range(1, count)
+                   if raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
+                                                     stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)]
+        touching = bool(at_edge)
         # small specks are noise; what remains of the fine-scale change is the new pile state
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         keep = np.zeros(count, np.uint8)
@@ -163,10 +165,20 @@ class PileWatcher:
             waited = t - max(self._t_motion, self._t_grow)
             if waited >= cfg.regrow_after_s and self.region.grow():
                 self._t_grow = t
-            elif t - self._t_motion >= cfg.absorb_after_s and (self.region.is_whole_frame()
-                                                               or self.region.fixed is not None):
-                self._accept_background(n)
+            else:
+                # Something left at the edge, or a stale part of the pile image: take just those
+                # pieces into the pile image once nothing has moved for a while, or once the same
+                # piece has stayed put for long while hands came and went (a lingering hand moves,
+                # so it is not taken in).
+                edge = np.isin(labels, at_edge)
+                if self._edge is None or self._edge[0].shape != edge.shape or (
+                        np.count_nonzero(edge & self._edge[0]) < 0.6 * np.count_nonzero(edge | self._edge[0])):
+                    self._edge = (edge, t)
+                if t - self._t_motion >= cfg.absorb_after_s or t - self._edge[1] >= cfg.absorb_stale_s:
+                    self._absorb(n, roi, edge)
+                    self._edge = None
             return []
+        self._edge = None
         area = cv2.countNonZero(interior)
         if area < self._change_px:
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
@@ -178,7 +190,7 @@ class PileWatcher:
             if back < max(self._change_px, cfg.removal_ratio * area):
                 removed = self._pile.top
                 self._history.pop()
-                self._pile = _PileState(n, before.top)
+                self._pile = _PileState(self._merge(n), before.top)
                 self._disturbed = False
                 return [Event("removed", removed.card if removed else None,
                               removed.confidence if removed else 0.0, t, frame_index,
@@ -186,7 +198,7 @@ class PileWatcher:
         reading = self._read(frame, interior, (x0, y0))
         self._history.append(self._pile)
         del self._history[:-cfg.history]
-        self._pile = _PileState(n, reading)
+        self._pile = _PileState(self._merge(n), reading)
         self._disturbed = False
         pts = cv2.findNonZero(interior)
         bx, by, bw, bh = cv2.boundingRect(pts)
@@ -194,10 +206,29 @@ class PileWatcher:
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
 
+    def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
+        assert self._pile is not None
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref.small[roi][mask] = n.small[roi][mask]
+        ref.ratio[roi][mask] = n.ratio[roi][mask]
+        self._pile = _PileState(ref, self._pile.top)
+
     def _accept_background(self, n: View) -> None:
         assert self._pile is not None
-        self._pile = _PileState(n, self._pile.top)
+        self._pile = _PileState(self._merge(n), self._pile.top)
         self._disturbed = False
+
+    def _merge(self, n: View) -> View:
+        """The pile image after accepting `n`: new inside the watched region, kept outside it
+        (hands and things beside the pile must not linger in the pile image)."""
+        assert self._pile is not None
+        if self.region.is_whole_frame():
+            return n
+        x0, y0, x1, y1 = self.region.box()
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref.small[y0:y1, x0:x1] = n.small[y0:y1, x0:x1]
+        ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
+        return ref
 
     def _read(self, frame: np.ndarray, interior: np.ndarray, origin: tuple[int, int]) -> Reading:
         """Crop around the changed pixels (plus a margin) at full resolution and read the top card."""

@@ -57,6 +57,8 @@ class NoMercyRules(UnoRules):
         return "dealer_first"
 
     def mercy(self, st: GameState) -> None:
+        if st.hand_over:
+            return  # cards drawn after someone went out only count for the score
         limit = self.opt["mercy_limit"]
         for s in st.active_seats():
             if st.hand_counts[s] < limit:

@@ -29,6 +29,7 @@ class EventBudgetSpent(Exception):
 
 
 class GameSim:
+    SEATLESS = 0.25  # share of in-turn card events sent without their seat
     """Base of the per-family simulators.
 
     Subclasses keep the full hidden state (hands, draw pile), call `emit` for every event a
@@ -71,6 +72,14 @@ class GameSim:
     def emit(self, event: Event, illegal: dict[str, Any] | None = None) -> None:
         if len(self.events) >= self.max_events:
             raise EventBudgetSpent
+        if event["type"] == "card" and self.truths and self.chance(self.SEATLESS):
+            expected = self.truths[-1]["current_seat"]
+            if expected is not None and event["seat"] == expected:
+                # 1.5: a camera without seat zones cannot tell who played; the referee
+                # attributes the card to the seat it expects
+                event = {k: v for k, v in event.items() if k != "seat"}
+                if self.chance(0.5):
+                    event["seat"] = None
         self.events.append(event)
         t = self.truth()
         t["illegal"] = copy.deepcopy(illegal)

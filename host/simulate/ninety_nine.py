@@ -35,6 +35,7 @@ class NinetyNineSim(GameSim):
         self.eliminated: set[int] = set()
         self.tokens = [o.get("tokens_per_player", 3)] * self.n
         self.hand_no = 1
+        self.dealer = 0
         self.last_hand_loser: int | None = None
         self.quad_seat: int | None = None  # 2022: seat laying an ONO 99 set
         self.game_over = False
@@ -131,6 +132,9 @@ class NinetyNineSim(GameSim):
             self.take_turn()
 
     def maybe_out_of_turn(self) -> None:
+        if self.misplay_now(0.1):  # `out` pressed at a seat that is not on turn
+            seat = self.rng.choice([s for s in self.active() if s != self.current])
+            self.emit({"type": "out", "seat": seat}, {"seat": seat, "reason": "wrong_seat"})
         if not self.misplay_now(0.5):
             return
         others = [s for s in self.active() if s != self.current
@@ -148,23 +152,27 @@ class NinetyNineSim(GameSim):
         hand = self.hands[seat]
         playable = [c for c in hand if c != "ono99"]
         safe = [c for c in playable if not self.busts(self.total_after(c))]
-        quad = not self.classic and hand.count("ono99") == 4
+        quad_rule = self.options.get("quad_ono99", "disabled")
+        quad = not self.classic and quad_rule != "disabled" and hand.count("ono99") == 4
         lone_ono = "ono99" in hand and not quad and self.misplay_now()
 
-        if self.classic:
+        if self.classic or (lone_ono and quad_rule == "disabled"):
             if lone_ono:
                 self.emit({"type": "card", "seat": seat, "card": "ono99"},
                           {"seat": seat, "reason": "ono99_unplayable"})
-            if safe:
-                self.play_card(seat, self.rng.choice(safe))
-            elif playable and self.chance(0.5):
-                self.play_card(seat, self.rng.choice(playable))  # busts: loses the hand
+            if not self.classic:
+                lone_ono = False  # (2022, quad_ono99 = disabled: flagged at once, as classic)
             else:
-                self.emit_out(seat)
-            return
+                if safe:
+                    self.play_card(seat, self.rng.choice(safe))
+                elif playable and self.chance(0.5):
+                    self.play_card(seat, self.rng.choice(playable))  # busts: loses the hand
+                else:
+                    self.emit_out(seat)
+                return
 
         if quad and (not safe or self.chance(0.7)):
-            self.play_quad(seat)
+            self.play_quad(seat, free=quad_rule == "free_then_play")
         elif safe:
             if lone_ono:
                 # C15: the lone ONO card waits for a set; the next card voids it.
@@ -185,14 +193,17 @@ class NinetyNineSim(GameSim):
         self.lose_hand(seat)
         self.emit({"type": "out", "seat": seat})
 
-    def play_quad(self, seat: int) -> None:
+    def play_quad(self, seat: int, free: bool) -> None:
+        """Four ONO 99 cards laid together (4.5): one play worth 0, or (free_then_play) no
+        play at all, after which the same seat still plays."""
         for i in range(4):
             if i == 3:
                 self.quad_seat = None
                 for _ in range(4):
                     self.hands[seat].remove("ono99")
                     self.discard.append("ono99")
-                self.after_play(seat, "num-0", pass_on=False)  # worth 0, counts as one play
+                if not free:
+                    self.after_play(seat, "num-0", pass_on=False)
                 self.refill(seat)
             else:
                 self.quad_seat = seat
@@ -218,6 +229,8 @@ class NinetyNineSim(GameSim):
         """Does this card, as the first of two owed plays, hand the obligation on? (3.5, 4.3)"""
         two = len(self.active()) == 2
         if self.classic:
+            if not self.options["hold_reverse_pass_double_play"]:
+                return card == "double_play"  # double_play_on_double_play = pass_on
             return card in ("hold", "reverse", "double_play")
         if card == "play2":
             return True
@@ -255,7 +268,13 @@ class NinetyNineSim(GameSim):
             self.game_over, self.winner, self.current = True, self.active()[0], None
             return  # C9: total, direction and hand stay as they were
         self.hand_no += 1
-        leader = seat if seat not in self.eliminated else self.adv(seat, 1, direction=1)
+        if self.options["next_hand_leader"] == "left_of_dealer":
+            # the deal passes one seat to the left each hand (engine's reading); the seat
+            # left of the dealer leads
+            self.dealer = self.adv(self.dealer, 1, direction=1)
+            leader = self.adv(self.dealer, 1, direction=1)
+        else:
+            leader = seat if seat not in self.eliminated else self.adv(seat, 1, direction=1)
         self.deal(leader)
 
     def eliminate_2022(self, seat: int) -> None:
@@ -263,8 +282,10 @@ class NinetyNineSim(GameSim):
         self.eliminated.add(seat)
         self.dead += self.hands[seat]
         self.hands[seat] = []
-        self.owed = 0
+        self.owed = 0  # 4.4: the obligation goes with the seat (play2_dies_with_eliminated_seat)
         self.quad_seat = None
+        if self.options["reset_total_on_elimination"]:
+            self.total = 0
         if len(self.active()) == 1:
             self.game_over, self.winner, self.current = True, self.active()[0], None
         else:

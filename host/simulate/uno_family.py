@@ -32,6 +32,7 @@ class UnoFamilySim(GameSim):
         else:
             self.call_penalty, self.mistake_penalty = o["uno_penalty"], o["illegal_play_penalty"]
         self.challenges = (not self.nomercy) and o.get("wd4_challenge", True)
+        self.false_catch_penalty: int = 0 if self.ena else o.get("false_catch_penalty", 0)
         # UNO house rules (spec 6); No Mercy makes 7-0 and drawing until playable official
         self.stacking: str = o.get("stacking", "none")
         self.jump_in: bool = o.get("jump_in", False)
@@ -43,6 +44,8 @@ class UnoFamilySim(GameSim):
         self.top: str | None = None
         self.color: str | None = None
         self.top_from_flip = False
+        self.top_fresh = False  # no turn action has happened since the top card landed
+        self.last_player: int | None = None  # who laid the top card
         self.current: int | None = None
         self.direction = 1
         # {"kind": "draw", "seat", "count", "last" (value of the last draw card), "rank",
@@ -273,16 +276,37 @@ class UnoFamilySim(GameSim):
             targets = [s for s in self.active() if s not in (catcher, self.vulnerable)]
             if targets:
                 target = self.rng.choice(targets)
+                self.add_penalty(catcher, self.false_catch_penalty)
                 self.emit({"type": "catch", "seat": catcher, "target": target},
                           {"seat": catcher, "reason": "invalid_catch"})
+                self.pay_penalty(catcher)
         if self.may_jump_on_top() and self.chance(0.35):
             takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
+            if self.options.get("multi_same_number") and is_number(self.top):
+                # (the seat that laid the top number would be adding to its own turn)
+                takers = [s for s in takers if s != self.last_player]
             if takers:
                 # Ena overtake (8.3) / UNO jump-in (6)
                 self.play_card(self.rng.choice(takers), self.top, jump=True)
                 return
         if self.misplay_now(0.5):
             self.out_of_turn_misplay()
+        if self.misplay_now(0.15):
+            self.button_misplay()
+
+    def button_misplay(self) -> None:
+        """A button pressed at a seat that has nothing to do (1.7 wrong_seat; costs nothing)."""
+        seats = [s for s in self.active() if s != self.current]
+        if self.options.get("multi_same_number"):
+            seats = [s for s in seats if s != self.last_player]  # its turn may still be open
+        if not seats:
+            return
+        seat = self.rng.choice(seats)
+        kind = self.rng.choice(["challenge", "color", "draw", "pass", "end_turn"])
+        event: dict[str, Any] = {"type": kind, "seat": seat}
+        if kind == "color":
+            event["color"] = self.rng.choice(COLORS)
+        self.emit(event, {"seat": seat, "reason": "wrong_seat"})
 
     def may_jump_on_top(self) -> bool:
         """Could a seat out of turn play a card identical to the top now? (8.3, 6)"""
@@ -302,6 +326,9 @@ class UnoFamilySim(GameSim):
             cards, reason = list(self.hands[seat]), "out_of_turn"
             if self.jump_in:  # an identical card would be a legal jump-in
                 cards = [c for c in cards if c != self.top]
+            if self.options.get("multi_same_number") and self.top and is_number(self.top):
+                # (the seat that laid the top number could legally add one of the same)
+                cards = [c for c in cards if rank_of(c) != rank_of(self.top)]
         if cards:
             self.illegal_card(seat, self.rng.choice(cards), reason)
 
@@ -368,7 +395,7 @@ class UnoFamilySim(GameSim):
     def voluntary_draw(self, seat: int) -> None:
         card = self.draw_one()
         self.hands[seat].append(card)
-        self.close_window(seat)
+        self.turn_action(seat)
         self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
         self.emit({"type": "draw", "seat": seat} if self.chance(0.5)
                   else {"type": "draw", "seat": seat, "count": 1})
@@ -391,7 +418,7 @@ class UnoFamilySim(GameSim):
             drawn += 1
             done = self.matches(card) or len(self.hands[seat]) >= limit
             if single or done:
-                self.close_window(seat)
+                self.turn_action(seat)
                 # the seat now owes the play of a drawn card (the engine reports it as
                 # play_or_pass, the phase after a draw; spec 1.6 names no other kind)
                 self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
@@ -415,6 +442,11 @@ class UnoFamilySim(GameSim):
                 return [c for c in hand if draw_value(c)]
             return [c for c in hand if draw_value(c) >= p["last"]]
         if self.ena:
+            rule = self.options["stack_in_turn"]
+            if rule == "any_draw":
+                return [c for c in hand if rank_of(c) in ("draw2", "wild_draw4")]
+            if rule == "none":  # C13: an identical Draw Two is still an overtake that adds up
+                return [c for c in hand if c == self.top and rank_of(c) == "draw2"]
             return [c for c in hand if rank_of(c) == p["rank"] and c != "wild_draw4"] \
                 if p["rank"] == "draw2" else [c for c in hand if c == p["rank"] == "wild_draw4"]
         ranks = {"none": (), "any_draw": ("draw2", "wild_draw4"),
@@ -436,7 +468,8 @@ class UnoFamilySim(GameSim):
                 if self.nomercy:
                     reason = "stack_value_too_low" if draw_value(card) else "cannot_stack"
                 else:  # 1.7: must_draw with stacking off, cannot_stack with it on
-                    stacking_on = self.ena or self.stacking != "none"
+                    stacking_on = (self.options["stack_in_turn"] != "none") if self.ena \
+                        else self.stacking != "none"
                     reason = "cannot_stack" if stacking_on else "must_draw"
                 self.illegal_card(seat, card, reason)
                 return
@@ -449,7 +482,7 @@ class UnoFamilySim(GameSim):
 
     def do_draw(self, seat: int, count: int, pays_pending: bool) -> None:
         self.take_cards(seat, count)
-        self.close_window(seat)
+        self.turn_action(seat)
         self.pending = None
         if not self.hand_over:
             self.current = self.adv(seat)
@@ -461,6 +494,8 @@ class UnoFamilySim(GameSim):
     def take_cards(self, seat: int, count: int) -> None:
         for _ in range(count):
             self.hands[seat].append(self.draw_one())
+        if self.vulnerable == seat and count:
+            self.vulnerable = None  # 1.6: only a seat holding one card can be caught
 
     def challenge(self, victim: int, p: dict[str, Any]) -> None:
         player = p["wd4_by"]
@@ -468,7 +503,10 @@ class UnoFamilySim(GameSim):
         self.emit({"type": "challenge", "seat": victim})
         self.awaiting = []
         if p["guilty"]:
-            self.pending = None  # the challenger takes a normal turn (A14)
+            self.pending = None
+            if self.options.get("wd4_guilty_next") == "challenger_skipped":
+                self.current = self.adv(victim)
+            # else the challenger takes a normal turn (A14)
             self.add_penalty(player, 4)
             self.emit({"type": "challenge_result", "guilty": True})
             self.pay_penalty(player)
@@ -477,7 +515,8 @@ class UnoFamilySim(GameSim):
             self.emit({"type": "challenge_result", "guilty": False})
 
     def resolve_roulette(self, victim: int) -> None:
-        self.name_color(victim)
+        if self.color is None:  # the victim names it (roulette_chooser = victim)
+            self.name_color(victim)
         limit = self.options["mercy_limit"]
         count = 0
         while True:
@@ -486,15 +525,22 @@ class UnoFamilySim(GameSim):
             count += 1
             if color_of(card) == self.color or len(self.hands[victim]) >= limit:
                 break
-        self.close_window(victim)
+        self.turn_action(victim)
         self.pending = None
         self.current = self.adv(victim)
         self.mercy_check(victim)
         self.emit({"type": "draw", "seat": victim, "count": count})
 
+    def turn_action(self, actor: int) -> None:
+        """A draw or pass that is a seat's turn action (not a side-penalty draw)."""
+        self.top_fresh = False
+        self.close_window(actor)
+
     def close_window(self, actor: int) -> None:
-        """C2: another seat's accepted turn action closes the UNO-call window."""
-        if self.vulnerable is not None and self.vulnerable != actor:
+        """C2: another seat's accepted turn action closes the UNO-call window; the seat's own
+        draw ends it too, as it no longer holds one card (1.6)."""
+        v = self.vulnerable
+        if v is not None and (v != actor or len(self.hands[v]) != 1):
             self.vulnerable = None
 
     def mercy_check(self, seat: int) -> None:
@@ -525,12 +571,18 @@ class UnoFamilySim(GameSim):
         hand = self.hands[seat]
         guilty = card == "wild_draw4" and any(color_of(c) == self.color for c in hand if c != card)
         prev = self.pending if self.pending and self.pending["kind"] == "draw" else None
-        if jump and not self.ena and self.options["jump_in_action"] == "cancel_and_replace":
+        # cancel_and_replace cancels what the jumped-on card still has pending; once a seat
+        # has acted on it (drawn, passed) its effect is spent (the engine's reading; spec 6
+        # says only "cancels the first")
+        replaces = (jump and not self.ena and self.top_fresh
+                    and self.options["jump_in_action"] == "cancel_and_replace")
+        if replaces:
             prev = None  # C12: the jumped-on draw (the whole stack) is cancelled
         hand.remove(card)
         self.discard.append(card)
         self.close_window(seat)
-        self.top, self.top_from_flip = card, False
+        self.top, self.top_from_flip, self.top_fresh = card, False, True
+        self.last_player = seat
         self.color = color_of(card)
         self.awaiting = []
         rank = rank_of(card)
@@ -542,7 +594,9 @@ class UnoFamilySim(GameSim):
         two = len(self.active()) == 2
         dv = draw_value(card)
         self.pending = None
-        if rank in ("reverse", "wild_reverse_draw4") and not two:
+        # (a Reverse jumped on a Reverse under cancel_and_replace: the first flip is cancelled
+        # and the jumper's applies, so the direction stays as the first one left it)
+        if rank in ("reverse", "wild_reverse_draw4") and not two and not replaces:
             self.direction = -self.direction
         if dv:
             victim = self.adv(seat)
@@ -575,7 +629,7 @@ class UnoFamilySim(GameSim):
             self.emit({"type": "card", "seat": seat, "card": card})
             return
         if rank == "wild_color_roulette":
-            self.awaiting = [{"kind": "color", "seat": self.current}]
+            self.awaiting = [{"kind": "color", "seat": self.roulette_chooser(seat)}]
         elif rank == "wild_swap_hands":
             self.awaiting = [{"kind": "target", "seat": seat}, {"kind": "color", "seat": seat}]
         elif is_wild(card):
@@ -590,11 +644,41 @@ class UnoFamilySim(GameSim):
             self.name_color(seat)
         elif is_wild(card) and rank != "wild_color_roulette":
             self.name_color(seat)
+        elif rank == "wild_color_roulette" and self.roulette_chooser(seat) == seat:
+            self.name_color(seat)
+        elif self.options.get("multi_same_number") and rank.isdigit() and not jump \
+                and prev is None and not (self.seven_zero and rank in ("7", "0")):
+            self.add_same_numbers(seat, rank)
         elif self.seven_zero and rank == "7":
             self.swap_with_target(seat)
         elif self.nomercy and rank == "discard_all":
             self.discard_all(seat, color_of(card))
         self.maybe_call(seat, called)
+
+    def roulette_chooser(self, player: int) -> int:
+        """Who names the Color Roulette colour (7.3 roulette_chooser)."""
+        p = self.pending
+        assert p is not None
+        return player if self.options["roulette_chooser"] == "player" else p["seat"]
+
+    def add_same_numbers(self, seat: int, rank: str) -> None:
+        """multi_same_number (6): the seat adds more cards of the same number, then end_turn."""
+        more = [c for c in self.hands[seat] if rank_of(c) == rank]
+        if not more or not self.chance(0.7):
+            return
+        self.rng.shuffle(more)
+        for card in more[:self.rng.randint(1, len(more))]:
+            self.hands[seat].remove(card)
+            self.discard.append(card)
+            self.top, self.color = card, color_of(card)
+            if not self.hands[seat]:
+                self.go_out(seat)
+            elif len(self.hands[seat]) == 1:
+                self.vulnerable = seat
+            self.emit({"type": "card", "seat": seat, "card": card})
+            if self.hand_over:
+                return
+        self.emit({"type": "end_turn", "seat": seat})
 
     def maybe_call(self, seat: int, called: bool) -> None:
         if self.hand_over or called or self.vulnerable != seat:

@@ -1,0 +1,84 @@
+"""Pile watcher speed and memory, on one core.
+
+1. Frames per second of PileWatcher.feed at 1280x720 and 640x480 on pre-rendered synthetic
+   frames (rendering is not timed), against a baseline measured in the same run: the least
+   any watcher must do per frame (cv2.cvtColor to grey + cv2.resize to the working size).
+2. Peak resident memory while watching a long synthetic clip streamed frame by frame from
+   the synth source (default 1 minute so the run stays under 2 minutes; --minutes 10 for
+   the full ten-minute figure).
+
+    python bench/bench_watcher.py [--frames 200] [--minutes 1]
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+
+import cv2
+
+from tableref.vision.recognise import Recogniser
+from tableref.vision.sources import open_source
+from tableref.vision.synth.scene import SceneParams, SynthScene
+from tableref.vision.watcher import PileWatcher
+
+
+def _fps(n: int, seconds: float) -> float:
+    return n / seconds if seconds > 0 else float("inf")
+
+
+def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
+    scene = SynthScene(SceneParams(seed=11, size=size, duration=n_frames / 25.0 + 1))
+    frames = [scene.frame(i) for i in range(n_frames)]
+    work = (256, int(round(256 * size[1] / size[0])))
+    t0 = time.perf_counter()
+    for f in frames:
+        cv2.resize(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), work, interpolation=cv2.INTER_AREA)
+    base = time.perf_counter() - t0
+    timings = {}
+    for label, rec in (("without reading", None), ("with reading", recogniser)):
+        watcher = PileWatcher(rec)
+        events = 0
+        t0 = time.perf_counter()
+        for i, f in enumerate(frames):
+            events += len(watcher.feed(i, i / 25.0, f))
+        timings[label] = (time.perf_counter() - t0, events)
+    bare, events = timings["without reading"]
+    full, _ = timings["with reading"]
+    print(f"{size[0]}x{size[1]} [{n_frames} frames, 1 thread]: baseline cvtColor+resize {_fps(n_frames, base):.0f} fps; "
+          f"watcher {_fps(n_frames, bare):.0f} fps without reading ({bare / base:.1f}x baseline time), "
+          f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards "
+          f"({(full - bare) / max(1, events) * 1000:.0f} ms per card read)")
+
+
+def memory(minutes: float, recogniser: Recogniser) -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    source = open_source(f"synth:seed=12,size=1280x720,minutes={minutes}")
+    watcher = PileWatcher(recogniser)
+    events = frames = 0
+    t0 = time.perf_counter()
+    for frame in source:
+        events += len(watcher.feed(frame.index, frame.t, frame.image))
+        frames += 1
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"streamed {minutes:g} min at 1280x720 ({frames} frames, {events} events, "
+          f"{time.perf_counter() - t0:.0f} s incl. rendering): peak RSS {peak:.0f} MiB "
+          f"(was {before:.0f} MiB before the clip)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=200, help="frames per speed run (default 200)")
+    p.add_argument("--minutes", type=float, default=1.0, help="length of the streamed clip (default 1)")
+    args = p.parse_args(argv)
+    cv2.setNumThreads(1)
+    recogniser = Recogniser(deck="auto")
+    memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory
+    for size in ((1280, 720), (640, 480)):
+        speed(size, args.frames, recogniser)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
