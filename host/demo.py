@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="JSON lines of events and states")
 
 
+def render_table_line(state: dict[str, Any], game: str) -> str:
+    """What the table shows for `state` on one short line (also used by replay's tests)."""
+    from .rules.describe import describe_state
+    return describe_state(state, game)
+
+
 def _norm(ev: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ev.items() if not (k == "seat" and v is None)}
 

@@ -83,7 +83,8 @@ class LiveView:
 
 
 class JsonView:
-    """`--json`: one JSON object per change: the event (or table record) and the state."""
+    """`--json`: one JSON object per change: {"event": the journaled record (a referee event or
+    a table record undo/taken_back), "state": the state after it, "line": the same in words}."""
 
     def __init__(self, stream: IO[str] | None = None, board_text: Callable[[], str | None] | None = None) -> None:
         self.stream = stream or sys.stdout
@@ -95,9 +96,8 @@ class JsonView:
     def update(self, ctrl: Any, line: str | None) -> None:
         if line is None:
             return
-        obj: dict[str, Any] = {"line": line, "state": ctrl.session.state}
-        if ctrl.session.records:
-            obj["record"] = ctrl.session.records[-1]
+        obj: dict[str, Any] = {"event": ctrl.session.records[-1] if ctrl.session.records else None,
+                               "state": ctrl.session.state, "line": line}
         if ctrl.asking is not None:
             obj["asking"] = True
         board = self.board_text() if self.board_text else None

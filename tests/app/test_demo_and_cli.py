@@ -29,7 +29,7 @@ def test_demo_plays_the_whole_game_to_its_winner(game: str) -> None:
     setup = DEMO_SETUP[game]
     _, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], misplay_rate=setup["misplay_rate"])
     assert final["final_state"]["game_over"] and final["final_state"]["winner"] == tg.sim.truth[-1]["winner"]
-    records = [ln["record"] for ln in lines if "record" in ln]
+    records = [ln["event"] for ln in lines if ln.get("event")]
     pressed = [r["type"] for r in records if str(r.get("src", "")).startswith("board:")]
     if game == "ono99_2022":
         assert "taken_back" in [r["type"] for r in records]
