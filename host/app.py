@@ -43,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, metavar="FILE", help="TOML settings file")
     parser.add_argument("--min-confidence", type=float, default=0.0, metavar="C",
                         help="ask for any card read with a confidence below C (0..1; default 0: trust the recogniser)")
+    parser.add_argument("--confirm", action="store_true",
+                        help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
 
@@ -162,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         skip = session.last_frame if (header is not None and replayable) else None
         view.notice(f"journal: {settings.journal}")
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
-                       wait_when_asking=replayable)
+                       wait_when_asking=replayable, confirm=args.confirm and replayable)
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame

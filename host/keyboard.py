@@ -128,7 +128,7 @@ class KeyReader:
         return bool(ready)
 
     def read_lines(self, timeout: float = 0.0) -> list[str]:
-        """Complete commands typed since the last call (text lines, not yet parsed)."""
+        """Complete lines typed since the last call (not yet parsed; "" is Enter alone)."""
         out: list[str] = []
         while self._ready(timeout):
             timeout = 0.0
@@ -146,7 +146,7 @@ class KeyReader:
         if self.closed and self._pending.strip():
             out.append(self._pending.decode(errors="replace").strip())
             self._pending = b""
-        return [ln for ln in out if ln]
+        return out  # an empty line (Enter alone) is kept: it confirms, when the loop asks for that
 
     def _keys(self, text: str) -> list[str]:
         out = []

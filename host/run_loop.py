@@ -19,13 +19,14 @@ from typing import Any, Iterable, Iterator
 from .keyboard import CommandError, KeyReader, parse_command
 from .table_app import TableController
 
-FLUSH_BOARD_S = 3.0  # at the end: how long to wait for the board to ack the final state
+FLUSH_BOARD_S = 5.0  # at the end: how long to wait for the board to ack the final state (> the link's 4 s retry)
 
 
 class RunLoop:
     def __init__(self, ctrl: TableController, frames: Iterable[Any] | None, watcher: Any = None,
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
-                 skip_through_frame: int | None = None, wait_when_asking: bool = False) -> None:
+                 skip_through_frame: int | None = None, wait_when_asking: bool = False,
+                 confirm: bool = False) -> None:
         self.ctrl = ctrl
         self.frames = frames
         self.watcher = watcher
@@ -34,12 +35,15 @@ class RunLoop:
         self.speed = speed
         self.skip_through_frame = skip_through_frame
         self.wait_when_asking = wait_when_asking  # a video cannot be straightened: wait for the answer
+        self.confirm = confirm  # review a recording: wait for Enter (or a correction) after each camera event
+        self.confirming = False
         self.quit = False
         self.frames_seen = 0
 
     # -- the parts of one step -------------------------------------------------------------
     def handle_frame(self, frame: Any) -> None:
         self.frames_seen += 1
+        before = len(self.ctrl.session.records)
         for ev in self.watcher.feed(frame.index, frame.t, frame.image):
             if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:
                 continue
@@ -49,6 +53,12 @@ class RunLoop:
                 self.ctrl.removed(ev.t, ev.frame)
         if self.preview is not None:
             self.preview.show(frame.image, self.watcher.region_box, self.ctrl.last_card)
+        if self.confirm and len(self.ctrl.session.records) > before:
+            self.ask_confirmation(self.ctrl.recent[-1] if self.ctrl.recent else "")
+
+    def ask_confirmation(self, what: str) -> None:
+        self.confirming = True
+        self.ctrl.view.notice(f"confirm: {what} -- Enter if right; else u (undo) then x <card>, then Enter")
 
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:
@@ -58,6 +68,9 @@ class RunLoop:
         if self.keys.interactive and self.keys.buffer != typed:
             self.ctrl.view.update(self.ctrl, None)  # echo the line being typed in the prompt
         for line in lines:
+            if not line.strip():
+                self.confirming = False  # Enter: the person agrees with what the camera saw
+                continue
             try:
                 cmd = parse_command(line)
             except CommandError as exc:
@@ -89,6 +102,9 @@ class RunLoop:
         if self.frames is not None:
             it = iter(self.frames)
             first = self._fast_forward(it) if self.skip_through_frame is not None else None
+            if self.confirm and self.ctrl.session.records:
+                self.ask_confirmation("resumed here")
+                self._wait_for_table()
             start = time.monotonic()
             t0: float | None = None
             pending = [first] if first is not None else []
@@ -103,15 +119,19 @@ class RunLoop:
                         self.handle_keys(delay)
                 self.handle_frame(frame)
                 self.idle()
-                while self.wait_when_asking and self.ctrl.asking is not None and not self.quit:
-                    if self.keys is None or self.keys.closed:
-                        self.ctrl.view.notice("no answer to the question (end of input): stopping here")
-                        self.quit = True
-                        break
-                    self.idle(0.05)
+                self._wait_for_table()
         self._after_source()
         self.flush_board()
         return 0
+
+    def _wait_for_table(self) -> None:
+        """A recording waits while the referee asks for a card or for a confirmation."""
+        while ((self.wait_when_asking and self.ctrl.asking is not None) or self.confirming) and not self.quit:
+            if self.keys is None or self.keys.closed:
+                self.ctrl.view.notice("no answer (end of input): stopping here")
+                self.quit = True
+                return
+            self.idle(0.05)
 
     def _after_source(self) -> None:
         """The video ended (or there is none): keep taking keys until quit or end of input."""

@@ -1,6 +1,8 @@
-"""Drives `tableref run` as a subprocess the way a person at the table would: when the referee
-asks for a card it cannot read, the person names it (from the clip's ground truth); at the end
-of the video the person stops typing (closes stdin)."""
+"""Drives `tableref run --confirm` as a subprocess the way a person reviewing a recorded game
+would: when the referee asks for a card it cannot read, the person names it; when it asks to
+confirm what the camera saw, the person presses Enter, or first corrects a misread card (u,
+then x <card>) — both from the clip's ground truth; at the end of the video the person stops
+typing (closes stdin)."""
 from __future__ import annotations
 
 import json
@@ -30,12 +32,28 @@ def journal_records(path: pathlib.Path) -> list[dict[str, Any]]:
     return out
 
 
+def _plain(ev: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ev.items() if k not in ("t", "frame", "confidence", "src") and not (k == "seat" and v is None)}
+
+
+def game_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The referee events a journal amounts to (undo applied, table records dropped)."""
+    out: list[dict[str, Any]] = []
+    for r in records:
+        if r["type"] == "undo":
+            out.pop()
+        elif r["type"] != "taken_back":
+            out.append(_plain(r))
+    return out
+
+
 class RunDriver:
-    def __init__(self, args: list[str], journal: pathlib.Path, camera_truth: list[dict[str, Any]]):
+    def __init__(self, args: list[str], journal: pathlib.Path, expected: list[dict[str, Any]]):
         self.journal = journal
-        self.camera_truth = camera_truth
+        self.expected = [_plain(e) for e in expected]  # the referee events of the clip's game, in order
         self.lines: list[str] = []
         self.answers = 0
+        self.corrections = 0
         self.proc = subprocess.Popen([TABLEREF, "run", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1,
                                      env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -49,10 +67,18 @@ class RunDriver:
         self._q.put(None)
 
     def _answer(self) -> None:
-        done = sum(1 for r in journal_records(self.journal) if "frame" in r)
-        card = self.camera_truth[done]["card"]
-        self._send(f"x {card}\n")
+        done = game_events(journal_records(self.journal))
+        self._send(f"x {self.expected[len(done)]['card']}\n")
         self.answers += 1
+
+    def _confirm(self) -> None:
+        done = game_events(journal_records(self.journal))
+        n = len(done)
+        if n and done[:n - 1] == self.expected[:n - 1] and done[-1] != self.expected[n - 1] \
+                and self.expected[n - 1]["type"] == "card":
+            self._send(f"u\nx {self.expected[n - 1]['card']}\n")  # a misread card: undo it, name the right one
+            self.corrections += 1
+        self._send("\n")
 
     def _send(self, text: str) -> None:
         try:
@@ -62,15 +88,18 @@ class RunDriver:
         except (BrokenPipeError, ValueError):
             pass
 
-    def drive(self, kill_at_records: int | None = None, timeout_s: float = 240.0) -> int | None:
+    def drive(self, kill_at_records: int | None = None, timeout_s: float = 240.0,
+              on_progress: Any = None) -> int | None:
         """Run to the end (returns the exit code) or kill -9 once the journal holds
-        `kill_at_records` records (returns None)."""
+        `kill_at_records` records (returns None). on_progress(n_records) is called as it goes."""
         deadline = time.monotonic() + timeout_s
         ended = False
         while True:
             if time.monotonic() > deadline:
                 self.proc.kill()
                 raise AssertionError("tableref run did not finish in time; last lines:\n" + "\n".join(self.lines[-20:]))
+            if on_progress is not None:
+                on_progress(len(journal_records(self.journal)))
             if kill_at_records is not None and len(journal_records(self.journal)) >= kill_at_records:
                 self.proc.send_signal(signal.SIGKILL)
                 self.proc.wait(timeout=10)
@@ -87,6 +116,8 @@ class RunDriver:
             self.lines.append(line)
             if line.startswith("! which card?"):
                 self._answer()
+            elif line.startswith("! confirm:"):
+                self._confirm()
             elif line.startswith("! end of the video"):
                 assert self.proc.stdin is not None
                 self.proc.stdin.close()

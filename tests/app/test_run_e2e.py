@@ -17,12 +17,11 @@ from tableref.referee import Referee
 from tablelink import show
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from app_run_driver import RunDriver, journal_records  # noqa: E402
+from app_run_driver import RunDriver, game_events, journal_records  # noqa: E402
 from app_gameclip import make_clip  # noqa: E402
 
 pytestmark = pytest.mark.skipif(unavailable() is not None, reason=str(unavailable()))
 
-MIN_CONFIDENCE = "0.9"  # readings below this are asked for, and the driver answers as a person would
 
 
 @pytest.fixture(scope="module")
@@ -38,21 +37,11 @@ def firmware():
 
 
 def run_args(clip: dict, port: str, journal: pathlib.Path, resume: bool = False) -> list[str]:
-    args = ["--source", str(clip["video"]), "--port", port, "--journal", str(journal), "--min-confidence", MIN_CONFIDENCE]
+    # --confirm: the driver, as a person reviewing the recording, confirms or corrects every card
+    args = ["--source", str(clip["video"]), "--port", port, "--journal", str(journal), "--confirm"]
     if resume:
         return args + ["--resume"]
     return args + ["--game", clip["header"]["game"], "--players", str(clip["header"]["players"])]
-
-
-def game_events(records: list[dict]) -> list[dict]:
-    """The referee events a journal amounts to (undo applied, table records dropped), seats as given."""
-    out: list[dict] = []
-    for r in records:
-        if r["type"] == "undo":
-            out.pop()
-        elif r["type"] != "taken_back":
-            out.append({k: v for k, v in r.items() if k not in ("t", "frame", "confidence", "src") and not (k == "seat" and v is None)})
-    return out
 
 
 def final_state(journal: pathlib.Path) -> dict:
@@ -101,21 +90,21 @@ def check_against_truth(clip: dict, journal: pathlib.Path) -> dict:
 
 def test_run_referees_a_whole_clip_and_the_board_shows_it(clip: dict, firmware: FirmwareBoard, tmp_path: pathlib.Path) -> None:
     journal = tmp_path / "game.jsonl"
-    driver = RunDriver(run_args(clip, firmware.port, journal), journal, clip["camera"])
+    driver = RunDriver(run_args(clip, firmware.port, journal), journal, clip["events"])
     assert driver.drive() == 0, driver.stderr
     check_against_truth(clip, journal)
     shown = wait_board_shows(firmware, expected_digits(clip, journal))
     assert shown["snap"] is not None
     camera_read = sum(1 for r in journal_records(journal) if r.get("type") == "card" and "confidence" in r)
-    assert camera_read > 0, "every card was typed: the camera read none"
-    print(f"e2e: {len(journal_records(journal))} records, {camera_read} cards read by the camera, "
-          f"{driver.answers} named when asked")
+    assert camera_read - driver.corrections >= len(clip["events"]) // 2, "the camera read too few cards right"
+    print(f"e2e: {len(journal_records(journal))} records, {camera_read} cards read by the camera "
+          f"({driver.corrections} corrected), {driver.answers} named when asked")
 
 
 def test_kill_9_at_random_points_then_resume_loses_and_doubles_nothing(clip: dict, firmware: FirmwareBoard,
                                                                       tmp_path: pathlib.Path) -> None:
     whole = tmp_path / "whole.jsonl"
-    assert RunDriver(run_args(clip, firmware.port, whole), whole, clip["camera"]).drive() == 0
+    assert RunDriver(run_args(clip, firmware.port, whole), whole, clip["events"]).drive() == 0
     reference = journal_records(whole)
     rng = random.Random(7)
     points = sorted(rng.sample(range(1, len(reference) - 1), 3))
@@ -123,7 +112,7 @@ def test_kill_9_at_random_points_then_resume_loses_and_doubles_nothing(clip: dic
     resume = False
     kills = 0
     for point in points + [None]:
-        driver = RunDriver(run_args(clip, firmware.port, journal, resume), journal, clip["camera"])
+        driver = RunDriver(run_args(clip, firmware.port, journal, resume), journal, clip["events"])
         rc = driver.drive(kill_at_records=point)
         if point is None:
             assert rc == 0, driver.stderr
@@ -138,3 +127,42 @@ def test_kill_9_at_random_points_then_resume_loses_and_doubles_nothing(clip: dic
     assert strip(records) == strip(reference)
     check_against_truth(clip, journal)
     wait_board_shows(firmware, expected_digits(clip, journal))
+
+
+def test_a_board_unplugged_mid_game_misses_nothing(clip: dict, tmp_path: pathlib.Path) -> None:
+    """The board's port vanishes (pty closed) for part of the game and comes back behind the
+    same path: the game goes on, and the board shows the final state once it is back."""
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "link"))
+    from harness import Firmware, Relay
+
+    relay = Relay(tmp_path)
+    fw = Firmware(relay.board_tty)
+    journal = tmp_path / "game.jsonl"
+    phases: list[int] = []
+
+    def unplug_then_replug(records: int) -> None:
+        if not phases and records >= 6:
+            relay.unplug()
+            phases.append(records)
+        elif len(phases) == 1 and records >= phases[0] + 8:
+            relay.plug()
+            phases.append(records)
+
+    try:
+        driver = RunDriver(run_args(clip, relay.host_path, journal), journal, clip["events"])
+        assert driver.drive(on_progress=unplug_then_replug) == 0, driver.stderr
+        assert len(phases) == 2
+        assert any("vanished" in ln for ln in driver.lines) and any("is back" in ln for ln in driver.lines)
+        check_against_truth(clip, journal)
+        deadline = time.monotonic() + 20
+        want = expected_digits(clip, journal)
+        while time.monotonic() < deadline:
+            shown = fw.last_shown()
+            if shown and shown["digits"] == want and not shown["lost"]:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"board shows {fw.last_shown()}, expected {want!r}")
+    finally:
+        fw.stop()
+        relay.close()
