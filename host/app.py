@@ -163,6 +163,9 @@ def run(args: argparse.Namespace) -> int:
         replayable = not settings.source.isdigit()
         skip = session.last_frame if (header is not None and replayable) else None
         view.notice(f"journal: {settings.journal}")
+        if keys.interactive:
+            from .actions import HELP
+            view.notice(HELP)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
                        wait_when_asking=replayable, confirm=args.confirm and replayable)
         try:

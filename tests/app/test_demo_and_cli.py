@@ -77,8 +77,9 @@ def test_a_short_synthetic_game_runs_and_resumes(tmp_path: pathlib.Path) -> None
     journal = tmp_path / "j.jsonl"
     env = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
     res = tableref("run", "--game", "ono99_2022", "--players", "3", "--source", "synth:seed=2,cards=4,deck=ono99,size=800x600",
-                   "--port", "sim://", "--journal", str(journal), env=env)
+                   "--port", "sim://", "--journal", str(journal), "--preview", env=dict(env, DISPLAY=""))
     assert res.returncode == 0, res.stderr
+    assert "--preview: no window: no display" in res.stdout  # said clearly, and the game goes on
     assert "end of the video" in res.stdout or "no answer" in res.stdout
     lines = journal.read_text().splitlines()
     assert len(lines) >= 2
