@@ -119,7 +119,14 @@ def _open_board(choice: str, on_status: Any) -> tuple[Any, Any, str]:
 def _board_text(link: Any, firmware: Any) -> str | None:
     from .live_view import ring_text
     if firmware is not None:
+        # the firmware shows a new snapshot within a few of its 10 ms steps: let it catch up, so
+        # the line shows the board as it is now rather than one event behind
+        cur = link.session.current
+        deadline = time.monotonic() + 0.3
         shown = firmware.shown()
+        while cur is not None and time.monotonic() < deadline and (not shown or shown.get("snap") != [cur.epoch, cur.seq]):
+            time.sleep(0.005)
+            shown = firmware.shown()
         if not shown:
             return None
         return f"'{shown['digits']}' ring {ring_text(shown['ring'])}"
