@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from .actions import HELP, UNDO, action_event, button_event, landed_event
+from .actions import HELP, Undo, action_event, button_event, landed_event
 from .errors import UserError
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
@@ -95,7 +95,7 @@ class TableController:
                 where = {k: v for k, v in (("t", self.asking.t), ("frame", self.asking.frame)) if v is not None}
                 self.asking = None
             event = action_event("card", state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
-            if event is not None and not isinstance(event, type(UNDO)):
+            if isinstance(event, dict):
                 if event.get("type") == "card" and event.get("seat") is None:
                     event.pop("seat")
                 self.last_card = cmd.arg
@@ -104,7 +104,7 @@ class TableController:
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
             self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now")
-        elif event is UNDO:
+        elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
         else:
             self._submit(event, "key")
@@ -116,13 +116,13 @@ class TableController:
                              events=self.session.referee.events)
         if event is None:
             return None
-        record = {"type": "undo"} if event is UNDO else dict(event)  # type: ignore[arg-type]
+        record: dict[str, Any] = {"type": "undo"} if isinstance(event, Undo) else dict(event)
         record["src"] = source_tag(btn)
         return self._submit(record, "board")
 
     # -- plumbing ------------------------------------------------------------------------
     def _submit(self, event: dict[str, Any], by: str) -> Outcome | None:
-        self._expected = self.session.state.get("current_seat")  # who a seat-less card is from
+        self._expected: int | None = self.session.state.get("current_seat")  # who a seat-less card is from
         try:
             out = self.session.submit(event)
         except UserError as exc:  # e.g. a typed card code that does not exist: say so, keep going
