@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if keys is not None:
             keys.restore()
+        if view.interactive:
+            print()  # leave the shell prompt below the prompt line
         source.close()
         link.close()
         if session is not None:

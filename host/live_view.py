@@ -44,16 +44,20 @@ class LiveView:
         self.board_text = board_text
         self.prompt = prompt
         self._notice: str | None = None
+        self._ctrl: Any = None
 
     def notice(self, text: str) -> None:
         if self.interactive:
-            self._notice = text
+            self._notice = text if self._notice is None else f"{self._notice}\n{text}"
+            if self._ctrl is not None:
+                self.update(self._ctrl, None)  # show it now, under the table
             return
         self._write(f"! {text}\n")
 
     def update(self, ctrl: Any, line: str | None) -> None:
         session = ctrl.session
         state = session.state
+        self._ctrl = ctrl
         if self.interactive:
             notice = self._notice
             self._notice = None
