@@ -176,3 +176,36 @@ def test_resume_reports_a_corrupt_journal_line(tmp_path: pathlib.Path) -> None:
         fh.write('{"type": "card", "seat": 1, "card": \n')
     with pytest.raises(UserError, match=r"j.jsonl:3: "):
         TableSession.resume(path)
+
+
+def test_a_press_resent_after_a_host_restart_is_not_applied_twice(tmp_path: pathlib.Path) -> None:
+    """The host journals a board press, then dies before acking it; the board keeps resending
+    it; the restarted host (journal resumed) acks it without applying it again."""
+    now = [0]
+
+    def clock() -> int:
+        now[0] += 50
+        return now[0]
+
+    link = BoardLink.open("sim://", clock=clock)
+    ctrl = controller(tmp_path, link=link)
+    ctrl.landed("num-5", 1.0, 10)
+    for _ in range(10):
+        ctrl.poll_board()
+    board = link.sim
+    board.press("PASS")  # 99 games: out
+    got = 0
+    while not got:  # applied and journaled; its ack would go out with the next poll, which never comes
+        got = ctrl.poll_board()
+    assert got == 1 and ctrl.session.records[-1]["type"] == "out"
+    assert board.session.outstanding(), "the board must still be waiting for the ack"
+    records = list(ctrl.session.records)
+    ctrl.session.close()  # the host dies here: nothing after this was acked for sure
+    session = TableSession.resume(tmp_path / "j.jsonl")
+    link2 = BoardLink.open("sim://", applied=session.applied, sim=board, clock=clock)
+    ctrl2 = TableController(session, Screen(tmp_path / "j.jsonl"), link2)
+    for _ in range(100):  # five seconds of board resends and host polls
+        ctrl2.poll_board()
+    assert session.records == records
+    assert not board.session.outstanding()  # acked by the restarted host
+    session.close()
