@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
+from .classify_colour import channel_max_min
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -95,18 +96,18 @@ def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | Non
     return res
 
 
-def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A rough quad (polygon approximation or min-area box) and the hull to refine it with
+    later (refinement is the slow part, so only the outlines that are kept get it)."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            refined = _refine_corners(hull, approx)
-            return refined if refined is not None else approx.reshape(4, 2).astype(np.float32)
+            return approx.reshape(4, 2).astype(np.float32), hull
         if len(approx) < 4:
             break
-    box = cv2.boxPoints(cv2.minAreaRect(hull))
-    return box.astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), None
 
 
 def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
@@ -134,8 +135,8 @@ def _ring_whiteness(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     ring = np.ones((50, 32), bool)
     ring[3:-3, 3:-3] = False
     px = small[ring]
-    v = px.max(axis=1)
-    s = (v - px.min(axis=1)) / np.maximum(v, 1)
+    v, mn = channel_max_min(px)
+    s = (v - mn) / np.maximum(v, 1)
     return float(np.mean((s < 0.35) & (v > 60)))
 
 
@@ -177,8 +178,8 @@ def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     inner_ring[4:-4, 4:-4] = True
     inner_ring[7:-7, 7:-7] = False
     ring_px, in_px = small[ring], small[inner_ring]
-    v = ring_px.max(axis=1)
-    s = (v - ring_px.min(axis=1)) / np.maximum(v, 1)
+    v, mn = channel_max_min(ring_px)
+    s = (v - mn) / np.maximum(v, 1)
     white = float(np.mean((s < 0.35) & (v > 60)))
     uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
     # border vs field: per-pixel colour distance between the two rings' medians
@@ -252,12 +253,13 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     """Card quads in the image, best (the top card of a pile) first."""
     h, w = image_bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    work = cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                      interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    # shrink by an integer factor: INTER_AREA is several times faster then
+    k = max(1, round(max(h, w) / WORK_SIDE))
+    work = cv2.resize(image_bgr, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA) if k > 1 else image_bgr
     wh, ww = work.shape[:2]
+    scale = np.array([ww / w, wh / h], np.float32)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
-    cands: list[tuple[float, np.ndarray]] = []
+    cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
     masks = _candidate_masks(work)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     for mi, mask in enumerate(masks):
@@ -269,45 +271,44 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
             area = cv2.contourArea(c)
             if area < min_area or area > 0.98 * wh * ww:
                 continue
-            quad = _quad_from_contour(c)
-            if quad is None:
-                continue
+            quad, hull = _quad_from_contour(c)
             is_field = mi >= len(masks) - FIELD_MASKS
             # a clone-deck field is two halves around the oval: judge its hull
             shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
             if shape < 0.25:
                 continue
-            cands.append((shape, quad))
+            cands.append((shape, quad, hull))
             if is_field:  # printed field: the card extends beyond it
-                cands.append((shape * 0.95, _expand_field(quad)))
+                cands.append((shape * 0.95, _expand_field(quad), None))
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
     if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
-        cands.append((0.6, frame))
+        cands.append((0.6, frame, None))
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     # many masks find the same outline: score each distinct one once, best shapes first
     seen: set[tuple[int, int, int]] = set()
     distinct = []
-    for shape, quad in sorted(cands, key=lambda t: -t[0]):
+    for shape, quad, hull in sorted(cands, key=lambda t: -t[0]):
         c = quad.mean(axis=0)
         key = (int(c[0] // 4), int(c[1] // 4), int(math.sqrt(max(cv2.contourArea(quad), 0)) // 4))
         if key not in seen:
             seen.add(key)
-            distinct.append((shape, quad))
-    scored: list[tuple[float, np.ndarray]] = []
-    for shape, quad in distinct[:MAX_SCORED]:
+            distinct.append((shape, quad, hull))
+    scored: list[tuple[float, np.ndarray, np.ndarray | None]] = []
+    for shape, quad, hull in distinct[:MAX_SCORED]:
         q = order_quad(quad)
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
         look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
         score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
-        scored.append((score, q))
+        scored.append((score, q, hull))
     scored.sort(key=lambda t: -t[0])
     kept: list[tuple[float, np.ndarray]] = []
-    for score, q in scored:
+    for score, q, hull in scored:
         if all(_iou(q, k) < 0.5 for _, k in kept):
-            kept.append((score, q))
+            refined = _refine_corners(hull, q) if hull is not None else None
+            kept.append((score, order_quad(refined) if refined is not None else q))
         if len(kept) >= max_cards:
             break
-    return [CardQuad(q / scale, float(s)) for s, q in kept]
+    return [CardQuad((q / scale).astype(np.float32), float(s)) for s, q in kept]

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
-from .classify_colour import COLOURS, colour_scores
+from .classify_colour import COLOURS, colour_scores, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
@@ -78,10 +78,13 @@ class Recogniser:
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
-        feats = features(warped_bgr)
-        rank_probs, sim = self.model.scores(feats, self.allowed_ranks)
-        rank_probs = _settle_six_nine(rank_probs, warped_bgr)
-        colours = colour_scores(warped_bgr)
+        canon = warped_bgr if warped_bgr.shape[:2] == (CANON_H, CANON_W) else cv2.resize(
+            warped_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+        gains = white_gains(canon)
+        mask = symbol_mask(canon, gains)
+        rank_probs, sim = self.model.scores(features(canon, mask), self.allowed_ranks)
+        rank_probs = _settle_six_nine(rank_probs, mask)
+        colours = colour_scores(canon, gains)
         scored: dict[str, float] = {}
         uno_colours = {c: colours[c] for c in COLOURS}
         col_total = sum(uno_colours.values()) or 1.0
@@ -111,13 +114,12 @@ class Recogniser:
         return code, float(conf), scored
 
 
-def _settle_six_nine(rank_probs: dict[str, float], warped_bgr: np.ndarray) -> dict[str, float]:
+def _settle_six_nine(rank_probs: dict[str, float], mask: np.ndarray) -> dict[str, float]:
     """6 and 9 differ only by which way up they are; the underline decides (see six_or_nine)."""
     top = max(rank_probs, key=lambda r: rank_probs[r]) if rank_probs else None
     if top not in ("6", "9"):
         return rank_probs
-    canon = warped_bgr if warped_bgr.shape[:2] == (CANON_H, CANON_W) else cv2.resize(warped_bgr, (CANON_W, CANON_H))
-    which = six_or_nine(symbol_mask(canon))
+    which = six_or_nine(mask)
     if which is None:
         return rank_probs
     out = dict(rank_probs)

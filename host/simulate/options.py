@@ -53,6 +53,7 @@ SUPPORTED: dict[str, Spec] = {
         "illegal_play_penalty": (0, int),
         "play_drawn_card": ("may", ("may",)),
         "custom_wild_effect": ("plain_wild", ("plain_wild",)),
+        "infer_color_from_next_card": (True, _BOOL),
         "shuffle_hands_last_card": ("redeal", ("redeal",)),
         "swap_hands_last_card": ("goes_out", ("goes_out",)),
         # house rules (spec 6)
@@ -82,7 +83,8 @@ SUPPORTED: dict[str, Spec] = {
         "stack_in_turn": ("same_type", ("none", "same_type", "any_draw")),
         "mistake_penalty": (2, int),
         "ena_call_penalty": (2, int),
-        "mistake_ends_turn": (False, (False,)),
+        "mistake_ends_turn": (False, _BOOL),
+        "infer_color_from_next_card": (True, _BOOL),
         "scoring": ("cumulative_low", ("cumulative_low", "winner_collects")),
         "target_score": (500, int),
         "first_reverse": ("dealer_right_first", ("dealer_right_first",)),

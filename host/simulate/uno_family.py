@@ -46,6 +46,7 @@ class UnoFamilySim(GameSim):
         self.top_from_flip = False
         self.top_fresh = False  # no turn action has happened since the top card landed
         self.last_player: int | None = None  # who laid the top card
+        self.next_card: tuple[int, str] | None = None  # a card that will show a wild's colour
         self.current: int | None = None
         self.direction = 1
         # {"kind": "draw", "seat", "count", "last" (value of the last draw card), "rank",
@@ -335,6 +336,10 @@ class UnoFamilySim(GameSim):
     def illegal_card(self, seat: int, card: str, reason: str) -> None:
         """An illegal card: not played, taken back; Ena charges its mistake penalty (8.5)."""
         self.add_penalty(seat, self.mistake_penalty)
+        p = self.pending
+        if self.ena and self.options["mistake_ends_turn"] and seat == self.current \
+                and not (p and p["seat"] == seat):
+            self.current = self.adv(seat)  # the offender's turn is spent (a draw owed stays)
         self.emit({"type": "card", "seat": seat, "card": card}, {"seat": seat, "reason": reason})
         self.pay_penalty(seat)
 
@@ -353,6 +358,12 @@ class UnoFamilySim(GameSim):
     def take_turn(self) -> None:
         seat = self.current
         assert seat is not None
+        if self.next_card is not None:
+            # the wild's colour was never pressed: this card shows it (infer_color_from_next_card)
+            seat, card = self.next_card
+            self.next_card = None
+            self.play_card(seat, card)
+            return
         p = self.pending
         if p and p["kind"] == "roulette":
             self.resolve_roulette(seat)
@@ -481,6 +492,18 @@ class UnoFamilySim(GameSim):
             self.do_draw(seat, p["count"], pays_pending=True)
 
     def do_draw(self, seat: int, count: int, pays_pending: bool) -> None:
+        if pays_pending and count >= 2 and not self.hand_over and self.chance(0.12):
+            # the owed cards taken in two presses: the rest stays owed, the turn stays
+            part = self.rng.randint(1, count - 1)
+            self.take_cards(seat, part)
+            self.turn_action(seat)
+            assert self.pending is not None
+            self.pending = {**self.pending, "count": count - part}
+            self.mercy_check(seat)
+            self.emit({"type": "draw", "seat": seat, "count": part})
+            if seat in self.eliminated or self.game_over:
+                return
+            count -= part
         self.take_cards(seat, count)
         self.turn_action(seat)
         self.pending = None
@@ -643,7 +666,8 @@ class UnoFamilySim(GameSim):
             self.swap_with_target(seat)
             self.name_color(seat)
         elif is_wild(card) and rank != "wild_color_roulette":
-            self.name_color(seat)
+            if not self.defer_color(seat, card):
+                self.name_color(seat)
         elif rank == "wild_color_roulette" and self.roulette_chooser(seat) == seat:
             self.name_color(seat)
         elif self.options.get("multi_same_number") and rank.isdigit() and not jump \
@@ -654,6 +678,21 @@ class UnoFamilySim(GameSim):
         elif self.nomercy and rank == "discard_all":
             self.discard_all(seat, color_of(card))
         self.maybe_call(seat, called)
+
+    def defer_color(self, seat: int, card: str) -> bool:
+        """Sometimes nobody presses the colour of a plain wild and the next seat's card shows
+        it (5.6 infer_color_from_next_card). True if the colour event is left out."""
+        if not (card in ("wild", "wild_custom") and self.options["infer_color_from_next_card"]
+                and self.pending is None and len(self.hands[seat]) > 1 and self.chance(0.25)):
+            return False
+        nxt = self.current
+        assert nxt is not None
+        color = self.choose_color(seat)
+        follow = [c for c in self.hands[nxt] if color_of(c) == color]
+        if not follow:
+            return False
+        self.next_card = (nxt, self.rng.choice(follow))
+        return True
 
     def roulette_chooser(self, player: int) -> int:
         """Who names the Color Roulette colour (7.3 roulette_chooser)."""

@@ -52,7 +52,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
             "multi_same_number": st.booleans(),
             "wd4_guilty_next": st.sampled_from(["challenger_plays", "challenger_skipped"]),
             "false_catch_penalty": st.integers(0, 2),
-            "illegal_play_penalty": st.integers(0, 2)},
+            "illegal_play_penalty": st.integers(0, 2),
+            "infer_color_from_next_card": st.booleans()},
     "uno_no_mercy": {"mercy_limit": st.integers(12, 25),
                      "stack_rule": st.sampled_from(["equal_or_higher", "any"]),
                      "roulette_chooser": st.sampled_from(["victim", "player"])},
@@ -60,7 +61,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
             "target_score": st.sampled_from([100, 200, 500]),
             "mistake_penalty": st.integers(0, 3),
             "stack_in_turn": st.sampled_from(["none", "same_type", "any_draw"]),
-            "ena_call_penalty": st.integers(0, 3)},
+            "ena_call_penalty": st.integers(0, 3),
+            "mistake_ends_turn": st.booleans(),
+            "infer_color_from_next_card": st.booleans()},
 }
 UNO_FAMILY = ("uno", "uno_no_mercy", "ena")
 MAX_SEATS = 8
@@ -105,6 +108,28 @@ def disagreements(game: str, state: dict[str, Any], illegal: Any,
 
 
 UNDO_EVERY = 37  # now and then, undo the event and push it again (pop must restore exactly)
+LEGAL_EVERY = 13  # legal_cards() tries every card code, so it is checked on some events only
+
+
+def plain_turn_card(sim: SimGame, i: int) -> bool:
+    """Is event i a card from the seat on turn, in an ordinary turn, with nothing else owed
+    first (no colour/target/reflip awaited, no ONO 99 set or multi-card turn under way)?"""
+    event = sim.events[i]
+    if event["type"] != "card" or event["card"] == "ono99" or i == 0:
+        return False
+    before = sim.truth[i - 1]
+    seat = event.get("seat")
+    if seat is None:
+        seat = before["current_seat"]
+    if seat != before["current_seat"] or before.get("hand_over"):
+        return False
+    waiting = {a["kind"] for a in before["awaiting"]} - {"play_or_pass"}
+    if waiting:
+        return False
+    prev = sim.events[i - 1]
+    # (the same seat's previous card may have opened a multi-card turn: Discard All, multi)
+    return not (prev["type"] == "card" and prev.get("seat", seat) == seat
+                and sim.header["game"] in UNO_FAMILY)
 
 
 def cross_check(sim: SimGame) -> tuple[int, dict[str, tuple[Any, Any]]] | None:
@@ -113,6 +138,11 @@ def cross_check(sim: SimGame) -> tuple[int, dict[str, tuple[Any, Any]]] | None:
     ref = Referee(h["game"], h["players"], h["options"])
     before = ref.state
     for i, (event, truth) in enumerate(zip(sim.events, sim.truth)):
+        if i % LEGAL_EVERY == 0 and plain_turn_card(sim, i):
+            # the card the seat on turn plays is among legal_cards() iff it is legal
+            listed = event["card"] in ref.legal_cards()
+            if listed != (truth["illegal"] is None):
+                return i, {"legal_cards() lists the card": (truth["illegal"] is None, listed)}
         verdict = ref.push(event)
         state = ref.state
         diff = disagreements(h["game"], state, verdict.illegal, truth)
