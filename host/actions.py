@@ -15,7 +15,7 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "d": ("draw", None),
     "p": ("pass", None),
     "u": ("undo", None),
-    "r": ("color", "colour"), "y": ("color", "colour"), "g": ("color", "colour"), "b": ("color", "colour"),
+    "c": ("color", "colour"), "r": ("color", "colour"), "y": ("color", "colour"), "g": ("color", "colour"), "b": ("color", "colour"),
     "n": ("uno", None),
     "k": ("catch", "seat"),
     "h": ("challenge", None),
@@ -25,11 +25,13 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "t": ("target", "seat"),
     "e": ("end_turn", None),
     "w": ("new_hand", None),
+    "v": ("reveal", "cards"),
+    "x": ("card", "card"),
 }
 
-HELP = ("keys: d draw  p pass  u undo  r/y/g/b colour  n UNO call  k<seat> catch  h challenge  "
-        "G/I guilty/innocent  o out  t<seat> target  e end turn  w new hand  "
-        "<seat digit> then a key: act for that seat  x type a card  q quit")
+HELP = ("keys: d draw  p pass  o out  u undo  r/y/g/b colour  n UNO call  k <seat> catch  h challenge  "
+        "G/I guilty/innocent  t <seat> target  e end turn  w new hand  v <cards> reveal  "
+        "x <card> type a card  <seat> <key>: act for that seat  q quit")
 
 
 class Undo:
@@ -74,7 +76,19 @@ def action_event(action: str, state: dict[str, Any], *, seat: int | None = None,
     if action == "undo":
         return UNDO
     if action == "draw":
-        return {"type": "draw", "seat": seat if seat is not None else _draw_seat(state)}
+        ev = {"type": "draw", "seat": seat if seat is not None else _draw_seat(state)}
+        if isinstance(arg, int) and arg > 0:
+            ev["count"] = arg
+        return ev
+    if action == "card":
+        # a card typed at the keyboard: one the camera could not read, or did not see land
+        if not isinstance(arg, str) or not arg:
+            return None
+        return {"type": _card_type(state), "seat": seat, "card": arg}
+    if action == "reveal":
+        if not isinstance(arg, list):
+            return None
+        return {"type": "reveal", "seat": seat if seat is not None else state.get("hand_winner"), "cards": arg}
     if action in ("pass", "out", "end_turn"):
         return {"type": action, "seat": seat if seat is not None else state.get("current_seat")}
     if action == "color":
@@ -113,6 +127,22 @@ def action_event(action: str, state: dict[str, Any], *, seat: int | None = None,
         dealer = (last_dealer + 1) % players if players else 0
         return {"type": "new_hand", "dealer": dealer if seat is None else seat}
     return None
+
+
+def _card_type(state: dict[str, Any]) -> str:
+    """A card on the pile is a `flip` when a UNO-family hand waits for its first card."""
+    if any(item.get("kind") == "reflip" for item in state.get("awaiting") or []):
+        return "flip"
+    if ("hand_counts" in state and state.get("hand_counts") and state.get("top") is None
+            and not state.get("game_over")):
+        return "flip"
+    return "card"
+
+
+def landed_event(state: dict[str, Any], card: str) -> dict[str, Any]:
+    """The event for a card the camera saw land: seat null = the seat the referee expects."""
+    kind = _card_type(state)
+    return {"type": kind, "card": card} if kind == "flip" else {"type": "card", "seat": None, "card": card}
 
 
 def button_event(game: str, button: str, press: str, arg: str, state: dict[str, Any],

@@ -1,54 +1,262 @@
-"""`tableref demo`: a complete built-in ONO 99 (2022) game, four players, refereed event by
-event, printing what the table would show after each one.
+"""`tableref demo`: a whole game refereed end to end with no camera and no board.
 
-For now the input is a recorded game (host/data/demo_ono99_2022.jsonl); a later step feeds
-the same referee from a synthetic pile video. `render_table_line` is the reusable part.
+A seeded simulated game (tableref.simulate) is chosen by searching seeds in order for the first
+one with every feature the demo shows (game_script.find_game). Its pile video is rendered
+frame by frame by the synthetic scene generator and watched by the real PileWatcher and
+Recogniser; the referee (TableSession, journaled) judges each card; the board is the real
+firmware on the MicroPython unix port behind a pty when `micropython` is installed, else the
+in-process `sim://` board. A scripted person at the table presses the board's buttons for
+what the camera cannot see (out, draw, pass, colour), types what has no button (UNO call,
+catch, scores), and, like a person would, answers when the referee asks for an unreadable
+card and corrects a misread one (undo, then type it).
 """
 from __future__ import annotations
 
 import argparse
 import json
-from importlib import resources
-from typing import Any, Iterator
+import sys
+import tempfile
+import time
+from typing import Any
 
-from .record import RecordHeader, read_record
-from .referee import Referee
-from .rules.describe import describe_event, describe_state
+from .errors import UserError
+from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
 
-DEMO_RECORD = "demo_ono99_2022.jsonl"
+GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
+PRESS_TIMEOUT_S = 15.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true",
-                        help='JSON lines: {"event": ..., "state": ...} per event')
-
-
-def demo_record() -> tuple[RecordHeader, list[dict[str, Any]]]:
-    with resources.as_file(resources.files("tableref") / "data" / DEMO_RECORD) as path:
-        return read_record(path)
+    parser.add_argument("--game", default="ono99_2022", choices=sorted(GAMES),
+                        help="ono99_2022 (default) or uno")
+    parser.add_argument("--seed", type=int, default=0, help="first seed of the search for a game to show (default 0)")
+    parser.add_argument("--speed", type=float, default=0.0,
+                        help="video pace: 1 = real time, 0 = as fast as it renders (default)")
+    parser.add_argument("--board", choices=("auto", "firmware", "sim"), default="auto",
+                        help="auto (default): the real firmware on the MicroPython unix port if installed, else sim://")
+    parser.add_argument("--json", action="store_true", help="JSON lines of events and states")
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
-    """What the table shows for `state`: total or top card, turn, direction, obligations,
-    illegal play, eliminations and the winner, on one short line."""
+    """What the table shows for `state` on one short line (also used by replay's tests)."""
+    from .rules.describe import describe_state
     return describe_state(state, game)
 
 
-def play(header: RecordHeader, events: list[dict[str, Any]]
-         ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    ref = Referee(header.game, header.players, header.options, header.setup)
-    for event in events:
-        ref.push(event)
-        yield event, ref.state
+def _norm(ev: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ev.items() if not (k == "seat" and v is None)}
+
+
+class Person:
+    """The scripted person at the table: presses, types, corrects."""
+
+    def __init__(self, ctrl: Any, link: Any, firmware: Any) -> None:
+        self.ctrl = ctrl
+        self.link = link
+        self.firmware = firmware
+        self.presses = 0
+        self.typed = 0
+        self.corrections = 0
+
+    def type(self, line: str) -> None:
+        from .keyboard import parse_command
+        cmd = parse_command(line)
+        assert cmd is not None
+        self.typed += 1
+        self.ctrl.command(cmd)
+
+    def press(self, step: Step) -> None:
+        before = len(self.ctrl.session.records)
+        button = step.button or ""
+        if self.firmware is not None:
+            if button == "COLOUR":
+                self.firmware.press_colour(step.colour or "red", self.ctrl.session.snapshot().colour)
+            else:
+                self.firmware.press(button, "short")
+        else:
+            self.link.sim.press(button, "long" if button == "COLOUR" else "short", step.colour)
+        deadline = time.monotonic() + PRESS_TIMEOUT_S
+        while len(self.ctrl.session.records) == before:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the board's {button} press never arrived")
+            self.ctrl.poll_board(timeout_s=0.02)
+        self.presses += 1
+
+    def reconcile(self, expected: list[dict[str, Any]]) -> None:
+        """Make the referee's events equal `expected`, as a person would: undo what is wrong,
+        then type what is missing (an unreadable card is named when the board shows CArd)."""
+        session = self.ctrl.session
+        actual = [_norm(e) for e in session.referee.events]
+        want = [_norm(e) for e in expected]
+        while actual != want[:len(actual)]:
+            self.type("u")
+            self.corrections += 1
+            actual = [_norm(e) for e in session.referee.events]
+        for ev in want[len(actual):]:
+            self.corrections += 1
+            if ev["type"] in ("card", "flip"):
+                self.type(f"x {ev['card']}")
+            else:
+                from .game_script import _typed
+                self.type(_typed(ev))
+
+
+def _open_board(choice: str, on_status: Any) -> tuple[Any, Any, str]:
+    from .firmware_board import FirmwareBoard, unavailable
+    from .link import BoardLink
+    firmware = None
+    why = unavailable()
+    if choice == "firmware" and why:
+        raise UserError(f"--board firmware: {why}")
+    if choice in ("auto", "firmware") and not why:
+        firmware = FirmwareBoard()
+        link = BoardLink.open(firmware.port, on_status=on_status, wait=True)
+        return link, firmware, "the real firmware on the MicroPython unix port (pty)"
+    link = BoardLink.open("sim://", on_status=on_status)
+    return link, None, "sim:// (in-process simulated board)" + (f"; firmware not used: {why}" if why else "")
+
+
+def _board_text(link: Any, firmware: Any) -> str | None:
+    from .live_view import ring_text
+    if firmware is not None:
+        # the firmware shows a new snapshot within a few of its 10 ms steps: let it catch up, so
+        # the line shows the board as it is now rather than one event behind
+        cur = link.session.current
+        deadline = time.monotonic() + 0.3
+        shown = firmware.shown()
+        while cur is not None and time.monotonic() < deadline and (not shown or shown.get("snap") != [cur.epoch, cur.seq]):
+            time.sleep(0.005)
+            shown = firmware.shown()
+        if not shown:
+            return None
+        return f"'{shown['digits']}' ring {ring_text(shown['ring'])}"
+    if link.sim is None or link.sim.shown is None:
+        return None
+    return f"'{link.sim.digits()}' ring {ring_text(link.sim.ring())}"
 
 
 def run(args: argparse.Namespace) -> int:
-    header, events = demo_record()
-    if not args.json:
-        print(f"{header.game}, {header.players} players: {len(events)} events")
-    for event, state in play(header, events):
-        if args.json:
-            print(json.dumps({"event": event, "state": state}))
-        else:
-            print(f"{describe_event(event):<24} {render_table_line(state, header.game)}")
-    return 0
+    from .live_view import JsonView, LiveView
+    from .table import TableSession
+    from .table_app import TableController
+    from .vision.recognise import Recogniser
+    from .vision.watcher import PileWatcher
+    from .app import game_deck
+
+    if args.speed < 0:
+        raise UserError("--speed must be 0 (as fast as possible) or positive")
+    game = GAMES[args.game]
+    setup = DEMO_SETUP[game]
+    started = time.monotonic()
+    seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,
+                         misplay_rate=setup["misplay_rate"])
+    scene = game_scene(tg, seed)
+    notices: list[str] = []
+    link, firmware, board_desc = _open_board(args.board, notices.append)
+    board_text = lambda: _board_text(link, firmware)  # noqa: E731
+    view: Any = JsonView(board_text=board_text) if args.json else LiveView(board_text=board_text)
+    out = sys.stdout
+    intro = (f"{game}, {tg.header['players']} players, seed {seed} (first seed from {args.seed} with "
+             f"{', '.join(sorted(REQUIRED[game]))}); {scene.n_frames} frames of pile video; board: {board_desc}")
+    if args.json:
+        out.write(json.dumps({"demo": intro, "header": tg.header}) + "\n")
+    else:
+        out.write(intro + "\n")
+    with tempfile.TemporaryDirectory(prefix="tableref-demo-") as tmp:
+        import pathlib
+        session = TableSession.new(tg.header, pathlib.Path(tmp) / "journal.jsonl")
+        ctrl = TableController(session, view, link, [])
+        watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
+        person = Person(ctrl, link, firmware)
+        try:
+            summary = _play(tg, scene, ctrl, watcher, person, args.speed)
+            _settle_board(ctrl, firmware)
+        finally:
+            session.close()
+            link.close()
+            if firmware is not None:
+                firmware.close()
+    state = session.state
+    summary.update({"seconds": round(time.monotonic() - started, 1), "winner": state.get("winner"),
+                    "presses": person.presses, "typed": person.typed, "corrections": person.corrections,
+                    "board": _board_text(link, firmware) if firmware is None else summary.get("board")})
+    if args.json:
+        out.write(json.dumps({"summary": summary, "final_state": state}) + "\n")
+    else:
+        for line in notices:
+            out.write(f"  ({line})\n")
+        out.write(f"winner: {ctrl.names[state['winner']] if state.get('winner') is not None else 'none'}; "
+                  f"{summary['frames']} frames watched, {summary['landed']} cards seen, {person.presses} board presses, "
+                  f"{person.typed} typed commands ({person.corrections} corrections of the camera); "
+                  f"{summary['seconds']} s\n")
+    return 0 if state.get("game_over") else 1
+
+
+def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, speed: float) -> dict[str, Any]:
+    steps = tg.steps
+    truth = scene.ground_truth()["events"]
+    cam_index = [i for i, s in enumerate(steps) if s.kind in ("land", "remove")]
+    grace = int(1.5 * scene.fps)
+    i = 0          # next step to do
+    seen = 0       # camera steps accounted for
+    landed = 0
+    start = time.monotonic()
+
+    def expected_through(step_no: int) -> list[dict[str, Any]]:
+        return [s.event for s in steps[:step_no + 1] if s.event is not None]
+
+    def do_due() -> None:
+        nonlocal i
+        while i < len(steps) and steps[i].kind in ("press", "type"):
+            person.reconcile(expected_through(i - 1))
+            if steps[i].kind == "press":
+                person.press(steps[i])
+            else:
+                person.type(steps[i].line or "")
+            i += 1
+
+    def account(step_no: int) -> None:
+        nonlocal i, seen
+        seen += 1
+        i = step_no + 1
+        person.reconcile(expected_through(step_no))
+        if steps[step_no].kind == "remove" and ctrl.session.illegal_id:
+            ctrl.session.submit({"type": "taken_back"})  # the watcher missed the take-back: say it
+
+    for f in range(scene.n_frames):
+        do_due()
+        if speed > 0:
+            delay = f / scene.fps / speed - (time.monotonic() - start)
+            if delay > 0:
+                time.sleep(delay)
+        for ev in watcher.feed(f, f / scene.fps, scene.frame(f)):
+            if ev.event == "landed":
+                landed += 1
+                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence)
+            else:
+                ctrl.removed(ev.t, ev.frame)
+            if seen < len(cam_index):
+                account(cam_index[seen])
+        # a landing the watcher did not report (well after it settled): the person types it
+        while seen < len(cam_index) and f > truth[seen]["frame"] + grace:
+            account(cam_index[seen])
+        ctrl.poll_board()
+    while seen < len(cam_index):
+        account(cam_index[seen])
+    do_due()
+    person.reconcile(tg.expected_events)
+    return {"frames": scene.n_frames, "landed": landed}
+
+
+def _settle_board(ctrl: Any, firmware: Any, timeout_s: float = 5.0) -> None:
+    """Wait until the board acked (and, for the firmware, showed) the final state."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        ctrl.poll_board(timeout_s=0.02)
+        if ctrl.link.session.acked:
+            if firmware is None:
+                return
+            shown = firmware.shown()
+            cur = ctrl.link.session.current
+            if shown and cur is not None and shown.get("snap") == [cur.epoch, cur.seq]:
+                return

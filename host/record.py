@@ -16,6 +16,12 @@ from .rules import make_ruleset, validate_event
 
 FORMAT_VERSION = 1
 
+# Table-level records a live game's journal holds beside the referee's events (tableref.table):
+# `{"type": "undo"}` takes back the last referee event, `{"type": "taken_back"}` notes that an
+# illegal card left the pile. They are not game events, so the referee never validates them;
+# replaying a record applies `undo` as pop() and skips `taken_back`.
+TABLE_RECORD_TYPES = ("undo", "taken_back")
+
 
 @dataclass(frozen=True)
 class RecordHeader:
@@ -57,8 +63,19 @@ def _parse_line(text: str, where: str, last: bool) -> Any:
         raise UserError(f"{where}: {hint} ({exc.msg} at column {exc.colno})") from None
 
 
-def read_record(path: str | pathlib.Path) -> tuple[RecordHeader, list[dict[str, Any]]]:
-    """Header and validated events of a record; UserError names file:line for any bad line."""
+def _check_line(obj: Any, header: RecordHeader, codes: frozenset[str], extra_types: tuple[str, ...]) -> dict[str, Any]:
+    if isinstance(obj, Mapping) and obj.get("type") in extra_types:
+        return dict(obj)
+    return validate_event(obj, header.players, codes, header.game)
+
+
+def read_record(path: str | pathlib.Path, extra_types: tuple[str, ...] = TABLE_RECORD_TYPES
+                ) -> tuple[RecordHeader, list[dict[str, Any]]]:
+    """Header and validated events of a record; UserError names file:line for any bad line.
+
+    Records whose type is in `extra_types` (by default the table records undo/taken_back)
+    are returned as they are; pass `extra_types=()` to accept game events only.
+    """
     p = pathlib.Path(path)
     try:
         with open(p, encoding="utf-8-sig", newline="") as fh:  # tolerate a BOM
@@ -82,7 +99,7 @@ def read_record(path: str | pathlib.Path) -> tuple[RecordHeader, list[dict[str, 
         where = f"{p}:{no}"
         obj = _parse_line(line, where, no == final)
         try:
-            events.append(validate_event(obj, header.players, rules.codes, header.game))
+            events.append(_check_line(obj, header, rules.codes, extra_types))
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
     return header, events
@@ -100,8 +117,10 @@ class Journal:
         self._rules = make_ruleset(header.game, header.players, header.options)
 
     @classmethod
-    def create(cls, path: str | pathlib.Path, header: RecordHeader) -> "Journal":
+    def create(cls, path: str | pathlib.Path, header: RecordHeader | Mapping[str, Any]) -> "Journal":
         p = pathlib.Path(path)
+        if not isinstance(header, RecordHeader):
+            header = RecordHeader.from_json(dict(header), str(p))
         RecordHeader.from_json(header.to_json(), str(p))  # refuse a header we could not read back
         try:
             fh = open(p, "x", encoding="utf-8")
@@ -125,7 +144,7 @@ class Journal:
 
     def append(self, event: Mapping[str, Any]) -> None:
         """Write one event (EventError, nothing written, if the record could not read it back)."""
-        validate_event(event, self.header.players, self._rules.codes, self.header.game)
+        _check_line(event, self.header, self._rules.codes, TABLE_RECORD_TYPES)
         self._write(dict(event))
         self.events.append(dict(event))
 

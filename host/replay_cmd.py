@@ -21,7 +21,10 @@ def replay(header: RecordHeader, events: list[dict[str, Any]]
     """(index, event, state after it) for every event of a record."""
     ref = Referee(header.game, header.players, header.options, header.setup)
     for index, event in enumerate(events):
-        ref.push(event)
+        if event.get("type") == "undo":  # a table record (tableref.table): takes back the last event
+            ref.pop()
+        elif event.get("type") != "taken_back":  # the other table record changes no game state
+            ref.push(event)
         yield index, event, ref.state
 
 

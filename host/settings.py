@@ -69,10 +69,13 @@ def read_config_file(path: pathlib.Path, required: bool) -> dict[str, Any]:
 
 
 def parse_option(text: str) -> tuple[str, Any]:
-    """`k=v` with v read as TOML when it parses (numbers, booleans, quoted strings), else text."""
+    """`k=v` with v read as TOML when it parses (numbers, booleans, quoted strings), null/none as
+    None, else text."""
     if "=" not in text:
         raise UserError(f"--option {text!r}: expected key=value")
     key, raw = text.split("=", 1)
+    if raw.strip().lower() in ("null", "none"):
+        return key.strip(), None  # TOML has no null; some options take it (minus10_floor=null)
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:

@@ -3,28 +3,35 @@
 Every input (a card from the camera, a board button, a key) comes in here as an event. It is
 checked, appended to the journal and fsynced *before* anything is shown, so a crash at any
 point loses nothing and a resume applies nothing twice. Two table-level records sit in the
-journal beside the referee's events:
+journal beside the referee's events (tableref.record.TABLE_RECORD_TYPES):
 
 * `{"type": "undo"}` takes back the last referee event (UNDO button, `u` key, or a legal
   card the camera saw picked up again);
 * `{"type": "taken_back"}` records that an illegal card was taken back (the camera saw the
   previous top card again), which clears the board's "ErrC".
 
-Button events carry `"src": "board:<boot_id>:<n>"` (tableref.link.source_tag); a pair that is
-already in the journal is never applied again (the board resends until it hears an ack, and a host restart reloads the
-pairs from the journal).
+Button events carry `"src": "board:<boot_id>:<n>"` (tableref.link.source_tag); a pair that
+is already in the journal is never applied again (the board resends until it hears an ack,
+and a host restart reloads the pairs from the journal). Camera records carry the video time
+and frame (`t`, `frame`), which lets a resumed run skip what it already watched.
 """
 from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
+from tablelink.messages import Snapshot
+
+from .board_view import board_snapshot
 from .link.journal_keys import parse_source_tag
-from .record import Journal, read_record
+from .record import FORMAT_VERSION, TABLE_RECORD_TYPES, Journal, read_record
 from .referee import Referee, Verdict
+from .rules import make_ruleset
 
-TABLE_TYPES = ("undo", "taken_back")
+TABLE_TYPES = TABLE_RECORD_TYPES
+# keys the table adds to an event for its own use; the referee never sees them
+TABLE_KEYS = ("src", "t", "frame", "confidence", "by")
 
 
 @dataclass
@@ -35,65 +42,123 @@ class Outcome:
     verdict: Verdict | None = None
     note: str = ""
 
+    @property
+    def changed(self) -> bool:
+        return self.kind in ("event", "undo", "taken_back")
+
+
+def make_header(game: str, players: int, options: Mapping[str, Any] | None = None,
+                setup: Mapping[str, Any] | None = None, names: list[str] | None = None) -> dict[str, Any]:
+    header: dict[str, Any] = {"tableref": FORMAT_VERSION, "game": game, "players": players,
+                              "options": dict(options or {})}
+    if setup:
+        header["setup"] = dict(setup)
+    return header
+
 
 @dataclass
 class TableSession:
     referee: Referee
     journal: Journal | None = None
     applied: set[tuple[str, int]] = field(default_factory=set)
-    illegal_id: int = 0            # changes with each illegal card; 0 when none is outstanding
+    records: list[dict[str, Any]] = field(default_factory=list)  # every journaled record, as written
+    illegal_id: int = 0            # id of the outstanding illegal input; 0 when none is outstanding
     _illegal_seq: int = 0
+    _codes: frozenset[str] | None = None
 
     @classmethod
-    def new(cls, header: dict[str, Any], journal_path: pathlib.Path | None) -> "TableSession":
+    def new(cls, header: Mapping[str, Any], journal_path: pathlib.Path | None) -> "TableSession":
         referee = Referee(game=header["game"], players=header["players"], options=header.get("options") or {},
                           setup=header.get("setup") or {})
-        journal = Journal.create(journal_path, header) if journal_path else None
+        journal = None
+        if journal_path is not None:
+            journal = Journal.create(journal_path, make_header(header["game"], header["players"],
+                                                               header.get("options"), header.get("setup")))
         return cls(referee=referee, journal=journal)
 
     @classmethod
     def resume(cls, journal_path: pathlib.Path) -> "TableSession":
         """Rebuild the exact state from a journal, then keep appending to it."""
-        header, records = read_record(journal_path, extra_types=TABLE_TYPES)
-        session = cls(referee=Referee(game=header["game"], players=header["players"],
-                                      options=header.get("options") or {}, setup=header.get("setup") or {}))
-        for rec in records:
-            session._apply(rec)
+        header, records = read_record(journal_path)
+        session = cls(referee=Referee(game=header.game, players=header.players,
+                                      options=header.options, setup=header.setup))
+        for no, rec in enumerate(records):
+            try:
+                session._apply(rec)
+            except Exception as exc:  # e.g. an undo with nothing to undo: a journal we did not write
+                from .errors import UserError
+                raise UserError(f"{journal_path}: record {no + 1} cannot be applied: {exc}") from None
+            session.records.append(rec)
         session.journal = Journal.open_append(journal_path)
         return session
 
+    # -- views ---------------------------------------------------------------------------
     @property
     def state(self) -> dict[str, Any]:
-        return self.referee.state
+        """The referee's state as the table should see it: an illegal play that was taken
+        back (or undone) is no longer reported."""
+        st = self.referee.state
+        if not self.illegal_id:
+            st["illegal"] = None
+        return st
 
     @property
     def game(self) -> str:
         return self.referee.game
 
-    def submit(self, event: dict[str, Any]) -> Outcome:
+    @property
+    def players(self) -> int:
+        return self.referee.players
+
+    @property
+    def codes(self) -> frozenset[str]:
+        """Every card code this game has (a reading outside it is another deck's card)."""
+        if self._codes is None:
+            self._codes = make_ruleset(self.game, self.players, self.referee.options).codes
+        return self._codes
+
+    def snapshot(self, asking: bool = False) -> Snapshot:
+        """What the board shows; `asking`: the referee waits for the table to name a card."""
+        snap = board_snapshot(self.state, self.game, self.players, self.illegal_id)
+        if asking and snap.mode != "over":
+            snap = Snapshot(None, None, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
+                            snap.pend, snap.colour, snap.err, snap.winner, "ask")
+        return snap
+
+    @property
+    def last_frame(self) -> int | None:
+        """The last video frame a journaled camera record came from (None: none yet)."""
+        frames = [r["frame"] for r in self.records if isinstance(r.get("frame"), int)]
+        return max(frames) if frames else None
+
+    # -- inputs --------------------------------------------------------------------------
+    def submit(self, event: Mapping[str, Any]) -> Outcome:
         """Apply one input. Bad events raise UserError before anything is written."""
+        event = dict(event)
         key = parse_source_tag(event.get("src"))
         if key is not None and key in self.applied:
             return Outcome("duplicate", event)
         if event.get("type") not in TABLE_TYPES:
-            self.referee.check(event)  # raises on a malformed event, so nothing bad is journalled
+            self.referee.check(_game_event(event))  # raises on a malformed event: nothing bad is journalled
         elif event["type"] == "undo" and not self.referee.events:
             return Outcome("nothing", event, note="nothing to undo")
         if self.journal is not None:
-            self.journal.append(event)
+            self.journal.append(event)  # on disk (fsynced) before anything is shown
+        self.records.append(event)
         return self._apply(event)
 
-    def card_removed(self) -> Outcome:
+    def card_removed(self, t: float | None = None, frame: int | None = None) -> Outcome:
         """The camera saw the previous top card again: an illegal card taken back, or a
         legal card picked up again (undone)."""
+        where = {k: v for k, v in (("t", t), ("frame", frame)) if v is not None}
         if self.illegal_id:
-            return self.submit({"type": "taken_back"})
+            return self.submit({"type": "taken_back", **where})
         last = self.referee.events[-1] if self.referee.events else None
-        if last is not None and last.get("type") == "card":
-            return self.submit({"type": "undo"})
+        if last is not None and last.get("type") in ("card", "flip"):
+            return self.submit({"type": "undo", **where})
         return Outcome("nothing", note="a card was taken off the pile")
 
-    def _apply(self, rec: dict[str, Any]) -> Outcome:
+    def _apply(self, rec: Mapping[str, Any]) -> Outcome:
         key = parse_source_tag(rec.get("src"))
         if key is not None:
             self.applied.add(key)
@@ -104,19 +169,26 @@ class TableSession:
             return Outcome("undo", undone)
         if kind == "taken_back":
             self.illegal_id = 0
-            return Outcome("taken_back", rec)
-        event = {k: v for k, v in rec.items() if k not in ("src", "t", "frame", "confidence")}
+            return Outcome("taken_back", dict(rec))
+        event = _game_event(rec)
         verdict = self.referee.push(event)
-        if verdict.illegal is not None and event.get("type") == "card":
+        if verdict.illegal is not None:
             self._illegal_seq += 1
             self.illegal_id = self._illegal_seq
-        elif event.get("type") == "card" or verdict.illegal is None and kind in ("draw", "pass", "out"):
+        else:
             self.illegal_id = 0
         return Outcome("event", event, verdict)
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+
+
+def _game_event(rec: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in rec.items() if k not in TABLE_KEYS}
 
 
 def journal_summary(path: pathlib.Path) -> str:
     """One line about an existing journal, for the resume prompt."""
-    header, records = read_record(path, extra_types=TABLE_TYPES)
-    return f"{path}: {header['game']}, {header['players']} players, {len(records)} events"
-
+    header, records = read_record(path)
+    return f"{path}: {header.game}, {header.players} players, {len(records)} records"

@@ -108,6 +108,28 @@ def disagreements(game: str, state: dict[str, Any], illegal: Any,
 
 
 UNDO_EVERY = 37  # now and then, undo the event and push it again (pop must restore exactly)
+LEGAL_EVERY = 13  # legal_cards() tries every card code, so it is checked on some events only
+
+
+def plain_turn_card(sim: SimGame, i: int) -> bool:
+    """Is event i a card from the seat on turn, in an ordinary turn, with nothing else owed
+    first (no colour/target/reflip awaited, no ONO 99 set or multi-card turn under way)?"""
+    event = sim.events[i]
+    if event["type"] != "card" or event["card"] == "ono99" or i == 0:
+        return False
+    before = sim.truth[i - 1]
+    seat = event.get("seat")
+    if seat is None:
+        seat = before["current_seat"]
+    if seat != before["current_seat"] or before.get("hand_over"):
+        return False
+    waiting = {a["kind"] for a in before["awaiting"]} - {"play_or_pass"}
+    if waiting:
+        return False
+    prev = sim.events[i - 1]
+    # (the same seat's previous card may have opened a multi-card turn: Discard All, multi)
+    return not (prev["type"] == "card" and prev.get("seat", seat) == seat
+                and sim.header["game"] in UNO_FAMILY)
 
 
 def cross_check(sim: SimGame) -> tuple[int, dict[str, tuple[Any, Any]]] | None:
@@ -116,6 +138,11 @@ def cross_check(sim: SimGame) -> tuple[int, dict[str, tuple[Any, Any]]] | None:
     ref = Referee(h["game"], h["players"], h["options"])
     before = ref.state
     for i, (event, truth) in enumerate(zip(sim.events, sim.truth)):
+        if i % LEGAL_EVERY == 0 and plain_turn_card(sim, i):
+            # the card the seat on turn plays is among legal_cards() iff it is legal
+            listed = event["card"] in ref.legal_cards()
+            if listed != (truth["illegal"] is None):
+                return i, {"legal_cards() lists the card": (truth["illegal"] is None, listed)}
         verdict = ref.push(event)
         state = ref.state
         diff = disagreements(h["game"], state, verdict.illegal, truth)

