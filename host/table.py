@@ -119,11 +119,7 @@ class TableSession:
 
     def snapshot(self, asking: bool = False) -> Snapshot:
         """What the board shows; `asking`: the referee waits for the table to name a card."""
-        snap = board_snapshot(self.state, self.game, self.players, self.illegal_id)
-        if asking and snap.mode != "over":
-            snap = Snapshot(None, None, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
-                            snap.pend, snap.colour, snap.err, snap.winner, "ask")
-        return snap
+        return board_snapshot(self.state, self.game, self.players, self.illegal_id, asking=asking)
 
     @property
     def last_frame(self) -> int | None:

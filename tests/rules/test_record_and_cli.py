@@ -164,18 +164,3 @@ def test_scenario_missing_file(tmp_path: pathlib.Path) -> None:
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "none.json: no such file" in proc.stdout
     assert proc.stdout.splitlines()[-1] == "0 passed, 1 failed"
-
-
-def test_demo_plays_to_a_winner() -> None:
-    proc = tableref("demo")
-    assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
-    for needle in ("ono99_unplayable", "out_of_turn", "bust_should_declare_out", "owes 2 plays",
-                   "ccw", "GAME OVER, winner seat 0"):
-        assert needle in out
-    proc = tableref("demo", "--json")
-    rows = [json.loads(l) for l in proc.stdout.splitlines()]
-    assert 40 <= len(rows) <= 60
-    assert rows[-1]["state"]["winner"] == 0 and rows[-1]["state"]["game_over"]
-    assert sorted(rows[-1]["state"]["eliminated"]) == [1, 2, 3]
-    assert any(r["state"]["total"] == 0 and r["event"].get("card") == "minus10" for r in rows)
