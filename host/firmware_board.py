@@ -44,7 +44,8 @@ def unavailable() -> str | None:
     return None
 
 
-def _raw_pty() -> tuple[int, int, str]:
+def raw_pty() -> tuple[int, int, str]:
+    """A new pty in raw mode: (non-blocking master fd, slave fd, slave path)."""
     master, slave = os.openpty()
     tty.setraw(slave)
     os.set_blocking(master, False)
@@ -58,8 +59,8 @@ class FirmwareBoard:
         why = unavailable()
         if why:
             raise RuntimeError(why)
-        self._a_master, self._a_slave, a_name = _raw_pty()
-        self._b_master, self._b_slave, self.port = _raw_pty()
+        self._a_master, self._a_slave, a_name = raw_pty()
+        self._b_master, self._b_slave, self.port = raw_pty()
         self.lines: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._stop = False

