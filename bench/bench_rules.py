@@ -80,7 +80,7 @@ def engine_has(game: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description="Benchmark of the rules engine over simulated games")
     ap.add_argument("--events", type=int, default=20000, help="events per game id (default 20000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs, best kept (default 3)")

@@ -281,14 +281,15 @@ class UnoFamilySim(GameSim):
                 self.emit({"type": "catch", "seat": catcher, "target": target},
                           {"seat": catcher, "reason": "invalid_catch"})
                 self.pay_penalty(catcher)
-        if self.may_jump_on_top() and self.chance(0.35):
-            takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
-            if self.options.get("multi_same_number") and is_number(self.top):
+        top = self.top
+        if top is not None and self.may_jump_on_top() and self.chance(0.35):
+            takers = [s for s in self.active() if s != self.current and top in self.hands[s]]
+            if self.options.get("multi_same_number") and is_number(top):
                 # (the seat that laid the top number would be adding to its own turn)
                 takers = [s for s in takers if s != self.last_player]
             if takers:
                 # Ena overtake (8.3) / UNO jump-in (6)
-                self.play_card(self.rng.choice(takers), self.top, jump=True)
+                self.play_card(self.rng.choice(takers), top, jump=True)
                 return
         if self.misplay_now(0.5):
             self.out_of_turn_misplay()
