@@ -712,9 +712,8 @@ class UnoFamilySim(GameSim):
         seat = self.current
         if seat is None or not self.hands[seat]:
             return
-        card = self.rng.choice(self.hands[seat])
-        self.emit({"type": "card", "seat": seat, "card": card},
-                  {"seat": seat, "reason": "awaiting_input"})
+        # (an Ena mistake all the same: with mistake_ends_turn the seat's turn is spent, C14)
+        self.illegal_card(seat, self.rng.choice(self.hands[seat]), "awaiting_input")
 
     def roulette_chooser(self, player: int) -> int:
         """Who names the Color Roulette colour (7.3 roulette_chooser)."""
