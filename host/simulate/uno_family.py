@@ -233,6 +233,10 @@ class UnoFamilySim(GameSim):
         winner = self.hand_winner
         assert winner is not None
         revealers = [s for s in self.active() if s != winner]
+        if not self.mistake_penalty and self.misplay_now():
+            # a card laid after the hand is over: nobody is on turn (1.7 out_of_turn)
+            seat = self.rng.choice(revealers)
+            self.illegal_card(seat, self.rng.choice(self.hands[seat]), "out_of_turn")
         for i, seat in enumerate(revealers):
             pts = sum(points(c) for c in self.hands[seat])
             if self.options["scoring"] == "winner_collects":
@@ -281,14 +285,15 @@ class UnoFamilySim(GameSim):
                 self.emit({"type": "catch", "seat": catcher, "target": target},
                           {"seat": catcher, "reason": "invalid_catch"})
                 self.pay_penalty(catcher)
-        if self.may_jump_on_top() and self.chance(0.35):
-            takers = [s for s in self.active() if s != self.current and self.top in self.hands[s]]
-            if self.options.get("multi_same_number") and is_number(self.top):
+        top = self.top
+        if top is not None and self.may_jump_on_top() and self.chance(0.35):
+            takers = [s for s in self.active() if s != self.current and top in self.hands[s]]
+            if self.options.get("multi_same_number") and is_number(top):
                 # (the seat that laid the top number would be adding to its own turn)
                 takers = [s for s in takers if s != self.last_player]
             if takers:
                 # Ena overtake (8.3) / UNO jump-in (6)
-                self.play_card(self.rng.choice(takers), self.top, jump=True)
+                self.play_card(self.rng.choice(takers), top, jump=True)
                 return
         if self.misplay_now(0.5):
             self.out_of_turn_misplay()
@@ -663,10 +668,12 @@ class UnoFamilySim(GameSim):
             self.rotate_hands()
         self.emit({"type": "card", "seat": seat, "card": card})
         if rank == "wild_swap_hands":  # 5.3: target first, then the colour
+            self.card_too_early("target")
             self.swap_with_target(seat)
             self.name_color(seat)
         elif is_wild(card) and rank != "wild_color_roulette":
             if not self.defer_color(seat, card):
+                self.card_too_early("color")
                 self.name_color(seat)
         elif rank == "wild_color_roulette" and self.roulette_chooser(seat) == seat:
             self.name_color(seat)
@@ -674,6 +681,7 @@ class UnoFamilySim(GameSim):
                 and prev is None and not (self.seven_zero and rank in ("7", "0")):
             self.add_same_numbers(seat, rank)
         elif self.seven_zero and rank == "7":
+            self.card_too_early("target")
             self.swap_with_target(seat)
         elif self.nomercy and rank == "discard_all":
             self.discard_all(seat, color_of(card))
@@ -693,6 +701,19 @@ class UnoFamilySim(GameSim):
             return False
         self.next_card = (nxt, self.rng.choice(follow))
         return True
+
+    def card_too_early(self, owed: str) -> None:
+        """Misplay: the next seat lays a card before the colour / target it cannot infer has
+        been given (1.7 awaiting_input)."""
+        if owed == "color" and self.options.get("infer_color_from_next_card", True):
+            return  # the card would name the colour
+        if self.mistake_penalty or self.pending is not None or not self.misplay_now():
+            return  # (a penalty drawn while an input is owed: left alone)
+        seat = self.current
+        if seat is None or not self.hands[seat]:
+            return
+        # (an Ena mistake all the same: with mistake_ends_turn the seat's turn is spent, C14)
+        self.illegal_card(seat, self.rng.choice(self.hands[seat]), "awaiting_input")
 
     def roulette_chooser(self, player: int) -> int:
         """Who names the Color Roulette colour (7.3 roulette_chooser)."""

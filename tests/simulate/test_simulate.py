@@ -147,7 +147,7 @@ def test_misplay_reasons_cover_the_brief() -> None:
                     reasons[t["illegal"]["reason"]] += 1
     for r in ("out_of_turn", "ono99_unplayable", "no_match", "must_draw", "cannot_stack",
               "bust_should_declare_out", "invalid_catch", "pass_not_allowed",
-              "not_identical_out_of_turn", "wrong_seat", "stack_value_too_low"):
+              "not_identical_out_of_turn", "wrong_seat", "stack_value_too_low", "awaiting_input"):
         assert reasons[r] > 0, r
 
 
