@@ -47,6 +47,17 @@ class GameSim:
         self.max_events = max_events
         self.events: list[Event] = []
         self.truths: list[Truth] = []
+        # the table both families keep; subclasses fill `deck` and deal into these
+        self.deck: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.draw_pile: list[str] = []
+        self.discard: list[str] = []
+        self.direction = 1
+        self.eliminated: set[int] = set()
+        self.dealer = 0
+        self.hand_no = 1
+        self.game_over = False
+        self.winner: int | None = None
 
     # -- to be provided by subclasses
     def play(self) -> None:
@@ -56,11 +67,12 @@ class GameSim:
         raise NotImplementedError
 
     def deck_size(self) -> int:
-        raise NotImplementedError
+        return len(self.deck)
 
     def card_locations(self) -> dict[str, int]:
         """How many cards sit in each place (hands, draw pile, discard, ...); used by tests."""
-        raise NotImplementedError
+        return {"hands": sum(len(h) for h in self.hands), "draw": len(self.draw_pile),
+                "discard": len(self.discard)}
 
     # -- shared
     def chance(self, p: float) -> bool:

@@ -24,30 +24,17 @@ class NinetyNineSim(GameSim):
         self.threshold: int = o["bust_threshold"]
         self.bust_on: str = o["bust_on"]
         self.deck = ono99_classic_deck() if self.classic else ono99_2022_deck()
-        self.hands: list[list[str]] = [[] for _ in range(self.n)]
-        self.draw_pile: list[str] = []
-        self.discard: list[str] = []
         self.dead: list[str] = []  # 2022: hands of eliminated seats, laid face up
         self.total = 0
-        self.direction = 1
         self.current: int | None = 1 % self.n
         self.owed = 0  # plays still owed by `current` under Double Play / Play 2 (0: ordinary)
-        self.eliminated: set[int] = set()
         self.tokens = [o.get("tokens_per_player", 3)] * self.n
-        self.hand_no = 1
-        self.dealer = 0
         self.last_hand_loser: int | None = None
         self.quad_seat: int | None = None  # 2022: seat laying an ONO 99 set
-        self.game_over = False
-        self.winner: int | None = None
 
     # ------------------------------------------------------------ bookkeeping
-    def deck_size(self) -> int:
-        return len(self.deck)
-
     def card_locations(self) -> dict[str, int]:
-        return {"hands": sum(len(h) for h in self.hands), "draw": len(self.draw_pile),
-                "discard": len(self.discard), "dead": len(self.dead)}
+        return {**super().card_locations(), "dead": len(self.dead)}
 
     def truth(self) -> Truth:
         t: Truth = {

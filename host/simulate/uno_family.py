@@ -38,9 +38,6 @@ class UnoFamilySim(GameSim):
         self.jump_in: bool = o.get("jump_in", False)
         self.seven_zero: bool = self.nomercy or o.get("seven_zero", False)
         self.draw_until: bool = self.nomercy or o.get("draw_until_playable", False)
-        self.hands: list[list[str]] = [[] for _ in range(self.n)]
-        self.draw_pile: list[str] = []
-        self.discard: list[str] = []
         self.top: str | None = None
         self.color: str | None = None
         self.top_from_flip = False
@@ -48,31 +45,18 @@ class UnoFamilySim(GameSim):
         self.last_player: int | None = None  # who laid the top card
         self.next_card: tuple[int, str] | None = None  # a card that will show a wild's colour
         self.current: int | None = None
-        self.direction = 1
         # {"kind": "draw", "seat", "count", "last" (value of the last draw card), "rank",
         #  "wd4_by" (challengeable WD4 player or None), "guilty", "answerable"}
         # or {"kind": "roulette", "seat"}
         self.pending: dict[str, Any] | None = None
         self.penalty: dict[int, int] = {}
         self.awaiting: list[dict[str, Any]] = []
-        self.eliminated: set[int] = set()
         self.scores = [0] * self.n
-        self.dealer = 0
-        self.hand_no = 1
         self.vulnerable: int | None = None
         self.hand_over = False
         self.hand_winner: int | None = None
-        self.game_over = False
-        self.winner: int | None = None
 
     # ------------------------------------------------------------ bookkeeping
-    def deck_size(self) -> int:
-        return len(self.deck)
-
-    def card_locations(self) -> dict[str, int]:
-        return {"hands": sum(len(h) for h in self.hands), "draw": len(self.draw_pile),
-                "discard": len(self.discard)}
-
     def truth(self) -> Truth:
         p = self.pending
         return {
