@@ -52,26 +52,92 @@ def raw_pty() -> tuple[int, int, str]:
     return master, slave, os.ttyname(slave)
 
 
-class FirmwareBoard:
-    """Starts the firmware; `port` is the path the host opens."""
+class FirmwareProcess:
+    """The firmware running under the unix-port `micropython` on one tty path.
 
-    def __init__(self) -> None:
+    Collects the JSON lines it prints (what the board shows) and presses its simulated buttons
+    through stdin. Shared by the demo, `FirmwareBoard` and the link tests' harness.
+    """
+
+    def __init__(self, tty_path: str) -> None:
         why = unavailable()
         if why:
             raise RuntimeError(why)
-        self._a_master, self._a_slave, a_name = raw_pty()
-        self._b_master, self._b_slave, self.port = raw_pty()
+        self.tty_path = tty_path
         self.lines: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._stop = False
         env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
-        self.proc = subprocess.Popen([micropython_exe() or "micropython", str(FIRMWARE / "main.py"), a_name],
+        self.proc = subprocess.Popen([micropython_exe() or "micropython", str(FIRMWARE / "main.py"), tty_path],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env)
-        self._threads = [threading.Thread(target=self._relay, daemon=True),
-                         threading.Thread(target=self._read_stdout, daemon=True)]
-        for t in self._threads:
-            t.start()
+        self._reader = threading.Thread(target=self._read_stdout, daemon=True)
+        self._reader.start()
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            try:
+                obj = json.loads(raw)
+            except ValueError:
+                obj = {"text": raw.decode(errors="replace").rstrip()}
+            with self._lock:
+                self.lines.append(obj)
+
+    def snapshot_lines(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.lines)
+
+    @property
+    def boot_id(self) -> str | None:
+        return next((ln["boot"] for ln in self.snapshot_lines() if "boot" in ln), None)
+
+    def shown(self) -> dict[str, Any] | None:
+        """The last thing the board showed (digits, ring, snap), from its stdout."""
+        return next((ln for ln in reversed(self.snapshot_lines()) if "digits" in ln), None)
+
+    def press(self, button: str, press: str = "short") -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"press {button} {press}\n".encode())
+        self.proc.stdin.flush()
+
+    def press_colour(self, colour: str, shown_colour: str | None) -> None:
+        """Pick `colour` the way a player does: COLOUR short presses cycle from the colour the
+        board shows (red first when none), a long press confirms."""
+        start = COLOURS.index(shown_colour) if shown_colour in COLOURS else -1
+        for _ in range((COLOURS.index(colour) - start) % len(COLOURS)):
+            self.press("COLOUR", "short")
+        self.press("COLOUR", "long")
+
+    def kill(self) -> None:
+        """Power cut: no goodbye."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self._reader.join(timeout=5)
+
+    def stop(self) -> None:
+        """Ask it to quit (the `quit` stdin line); kill it if it does not."""
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+class FirmwareBoard:
+    """Starts the firmware behind a pty relay; `port` is the path the host opens."""
+
+    def __init__(self) -> None:
+        self._a_master, self._a_slave, a_name = raw_pty()
+        self._b_master, self._b_slave, self.port = raw_pty()
+        self._stop = False
+        self.firmware = FirmwareProcess(a_name)
+        self._relay_thread = threading.Thread(target=self._relay, daemon=True)
+        self._relay_thread.start()
 
     def _relay(self) -> None:
         pairs = {self._a_master: self._b_master, self._b_master: self._a_master}
@@ -88,50 +154,23 @@ class FirmwareBoard:
                 except (BlockingIOError, OSError):
                     pass
 
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            try:
-                obj = json.loads(raw)
-            except ValueError:
-                continue
-            with self._lock:
-                self.lines.append(obj)
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return self.firmware.snapshot_lines()
 
     def shown(self) -> dict[str, Any] | None:
-        """The last thing the board showed (digits, ring, snap), from its stdout."""
-        with self._lock:
-            for line in reversed(self.lines):
-                if "digits" in line:
-                    return line
-        return None
+        return self.firmware.shown()
 
     def press(self, button: str, press: str = "short") -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"press {button} {press}\n".encode())
-        self.proc.stdin.flush()
+        self.firmware.press(button, press)
 
     def press_colour(self, colour: str, shown_colour: str | None) -> None:
-        """Pick `colour` the way a player does: COLOUR short presses cycle from the colour the
-        board shows (red first when none), a long press confirms."""
-        start = COLOURS.index(shown_colour) if shown_colour in COLOURS else -1
-        for _ in range((COLOURS.index(colour) - start) % len(COLOURS)):
-            self.press("COLOUR", "short")
-        self.press("COLOUR", "long")
+        self.firmware.press_colour(colour, shown_colour)
 
     def close(self) -> None:
         self._stop = True
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write(b"quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=3)
-            except Exception:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        for t in self._threads:
-            t.join(timeout=2)
+        self.firmware.stop()
+        self._relay_thread.join(timeout=2)
         for fd in (self._a_master, self._a_slave, self._b_master, self._b_slave):
             try:
                 os.close(fd)

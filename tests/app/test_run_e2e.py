@@ -157,12 +157,12 @@ def test_a_board_unplugged_mid_game_misses_nothing(clip: dict, tmp_path: pathlib
         deadline = time.monotonic() + 20
         want = expected_digits(clip, journal)
         while time.monotonic() < deadline:
-            shown = fw.last_shown()
+            shown = fw.shown()
             if shown and shown["digits"] == want and not shown["lost"]:
                 break
             time.sleep(0.05)
         else:
-            raise AssertionError(f"board shows {fw.last_shown()}, expected {want!r}")
+            raise AssertionError(f"board shows {fw.shown()}, expected {want!r}")
     finally:
         fw.stop()
         relay.close()

@@ -9,18 +9,16 @@ pty A open all the time, so the firmware process can be killed and restarted on 
 """
 from __future__ import annotations
 
-import json
 import os
 import pathlib
 import random
 import select
-import subprocess
 import sys
 import threading
 import time
 from typing import Any, Callable
 
-from tableref.firmware_board import FIRMWARE, micropython_exe, raw_pty, unavailable
+from tableref.firmware_board import FIRMWARE, FirmwareProcess, micropython_exe, raw_pty, unavailable
 
 REPO = FIRMWARE.parent
 
@@ -136,70 +134,8 @@ def _write(fd: int, data: bytes) -> None:
         pass
 
 
-class Firmware:
-    """The real firmware (firmware/main.py) running under the unix-port micropython."""
-
-    def __init__(self, tty_path: str):
-        self.tty_path = tty_path
-        self.lines: list[dict[str, Any]] = []
-        self.stderr = b""
-        self._lock = threading.Lock()
-        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE / 'lib'}:{FIRMWARE}")
-        exe = micropython_exe()
-        assert exe is not None, skip_reason()
-        self.proc = subprocess.Popen([exe, str(FIRMWARE / "main.py"), tty_path], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        self._reader = threading.Thread(target=self._read_stdout, daemon=True)
-        self._reader.start()
-
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            try:
-                obj = json.loads(raw)
-            except ValueError:
-                obj = {"text": raw.decode(errors="replace").rstrip()}
-            with self._lock:
-                self.lines.append(obj)
-
-    def snapshot_lines(self) -> list[dict[str, Any]]:
-        with self._lock:
-            return list(self.lines)
-
-    @property
-    def boot_id(self) -> str | None:
-        for line in self.snapshot_lines():
-            if "boot" in line:
-                return line["boot"]
-        return None
-
-    def last_shown(self) -> dict[str, Any] | None:
-        shown = [ln for ln in self.snapshot_lines() if "digits" in ln]
-        return shown[-1] if shown else None
-
-    def press(self, button: str, press: str = "short") -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"press {button} {press}\n".encode())
-        self.proc.stdin.flush()
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=5)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write(b"quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=5)
-            except Exception:
-                pass
-        self.kill()
-        assert self.proc.stderr is not None
-        self.stderr = self.proc.stderr.read()
+# The real firmware (firmware/main.py) under the unix-port micropython on a tty path.
+Firmware = FirmwareProcess
 
 
 def pump_until(link: Any, cond: Callable[[], bool], timeout_s: float = 60.0, events: list | None = None) -> list:

@@ -59,7 +59,7 @@ class Rig:
         return cur
 
     def shown_is(self, snap: Snapshot) -> bool:
-        last = self.firmware.last_shown()
+        last = self.firmware.shown()
         return last is not None and last["snap"] == [snap.epoch, snap.seq]
 
     def check_every_display_line(self) -> int:
@@ -134,8 +134,8 @@ def test_unplug_and_replug_lose_nothing(rig: Rig) -> None:
     pump_until(rig.link, lambda: not rig.link.connected)
     later = rig.show(ono(2, 40))  # the game goes on while the board is away
     rig.firmware.press("DRAW")
-    pump_until(rig.link, lambda: (rig.firmware.last_shown() or {}).get("lost") is True)
-    assert rig.firmware.last_shown()["digits"] in ("LOSt", "  30")
+    pump_until(rig.link, lambda: (rig.firmware.shown() or {}).get("lost") is True)
+    assert rig.firmware.shown()["digits"] in ("LOSt", "  30")
     rig.relay.plug()
     events = pump_until(rig.link, lambda: rig.shown_is(later) and rig.link.session.acked)
     events = pump_until(rig.link, lambda: len(events) >= 1, events=events)
@@ -144,7 +144,7 @@ def test_unplug_and_replug_lose_nothing(rig: Rig) -> None:
     vanished = [s for s in rig.status if "vanished" in s]
     assert len(vanished) == 1 and rig.relay.host_path in vanished[0] and "Traceback" not in vanished[0]
     assert any("is back" in s for s in rig.status) and rig.link.reconnects == 1
-    assert not rig.firmware.last_shown()["lost"]
+    assert not rig.firmware.shown()["lost"]
     rig.check_every_display_line()
 
 
@@ -221,7 +221,7 @@ def test_board_shows_lost_when_the_host_goes_quiet(rig: Rig) -> None:
     cur = rig.show(ono(2, 64))
     pump_until(rig.link, lambda: rig.shown_is(cur) and rig.link.session.acked)
     deadline = time.monotonic() + 60
-    while not (rig.firmware.last_shown() or {}).get("lost"):  # the host says nothing meanwhile
+    while not (rig.firmware.shown() or {}).get("lost"):  # the host says nothing meanwhile
         assert time.monotonic() < deadline, "the board never showed LOSt"
         time.sleep(0.05)
     lost_lines = [ln for ln in rig.firmware.snapshot_lines() if ln.get("lost")]
@@ -229,8 +229,8 @@ def test_board_shows_lost_when_the_host_goes_quiet(rig: Rig) -> None:
     while {ln["digits"] for ln in rig.firmware.snapshot_lines() if ln.get("lost")} != {"LOSt", "  64"}:
         assert time.monotonic() < deadline, f"LOSt does not alternate with the total: {lost_lines[-3:]}"
         time.sleep(0.05)
-    pump_until(rig.link, lambda: not rig.firmware.last_shown()["lost"])  # heartbeats bring it back
-    assert rig.firmware.last_shown()["snap"] == [cur.epoch, cur.seq]
+    pump_until(rig.link, lambda: not rig.firmware.shown()["lost"])  # heartbeats bring it back
+    assert rig.firmware.shown()["snap"] == [cur.epoch, cur.seq]
     rig.check_every_display_line()
 
 
@@ -246,8 +246,8 @@ def test_rfc2217_url_reaches_the_firmware(tmp_path: pathlib.Path) -> None:
         link.show(ono(2, 21, players=3))
         cur = link.session.current
         assert cur is not None
-        pump_until(link, lambda: (firmware.last_shown() or {}).get("snap") == [cur.epoch, cur.seq] and link.session.acked)
-        assert firmware.last_shown()["digits"] == "  21"
+        pump_until(link, lambda: (firmware.shown() or {}).get("snap") == [cur.epoch, cur.seq] and link.session.acked)
+        assert firmware.shown()["digits"] == "  21"
         firmware.press("UNDO", "long")
         events: list = []
         pump_until(link, lambda: len(events) >= 1, events=events)
