@@ -26,6 +26,7 @@ MAX_SCORED = 30          # candidate outlines scored in detail per image  # cano
 class CardQuad:
     quad: np.ndarray   # 4x2 float32, image pixels, clockwise from the top-left of the portrait card
     score: float       # 0..1, how card-like the outline and its border are
+    whole_frame: bool = False  # the outline covers most of the photo (a card filling it, or the table)
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -285,6 +286,10 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
     if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
         cands.append((0.6, frame, None))
+    else:
+        # a card filling the photo (cut by its edges): the frame is the best outline there is;
+        # the classifier turns it down when it holds no card
+        cands.append((0.3, frame, None))
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     # many masks find the same outline: score each distinct one once, best shapes first
@@ -311,4 +316,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
             kept.append((score, order_quad(refined) if refined is not None else q))
         if len(kept) >= max_cards:
             break
-    return [CardQuad((q / scale).astype(np.float32), float(s)) for s, q in kept]
+    # outlines covering most of the photo are usually the table itself; flag them so that the
+    # recogniser only accepts them when it is sure (a card filling the photo)
+    big = 0.6 * wh * ww
+    return [CardQuad((q / scale).astype(np.float32), float(s), bool(cv2.contourArea(q) > big)) for s, q in kept]
