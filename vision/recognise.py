@@ -24,6 +24,7 @@ MIN_CONFIDENCE = 0.6
 MIN_SIMILARITY = 0.55
 FRAME_MIN_CONFIDENCE = 0.85
 CANDIDATES = 5   # card outlines tried per image, best first
+SURE = 0.9       # stop trying outlines after an answer this confident
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class Recogniser:
             score = conf * (0.4 + 0.6 * min(1.0, cand.score / 0.6))
             if code is not None and score > best_score:
                 best, best_score = Recognition(code, conf, cand.quad), score
+                if conf >= SURE and cand.score >= 0.5:
+                    break  # a clear card on a clear outline: the other outlines cannot beat it
             elif best.quad is None:
                 best = Recognition(None, conf, cand.quad)
         return best
