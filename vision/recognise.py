@@ -106,7 +106,9 @@ class Recogniser:
                 continue
             if rank.startswith("wild"):
                 if rank in self.codes:
-                    scored[rank] = p * (0.3 + 0.7 * max(colours["black"], 1 - max(uno_colours.values()) / col_total))
+                    # a wild shows a black field or several inks, no single dominant one
+                    mixed = float(np.clip((1 - max(uno_colours.values()) / col_total) / 0.5, 0, 1))
+                    scored[rank] = p * (0.3 + 0.7 * max(colours["black"], mixed))
                 continue
             for colour in COLOURS:
                 code = f"{colour}-{rank}"
