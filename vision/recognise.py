@@ -60,7 +60,10 @@ class Recogniser:
         return [c.quad for c in find_cards(image_bgr)]
 
     def classify_card(self, warped_bgr: np.ndarray) -> tuple[str | None, float]:
-        """(code or None, confidence) of an already rectified portrait card."""
+        """(code or None, confidence) of an already rectified card (any size; a landscape
+        image is turned to portrait first; either end may be up)."""
+        if warped_bgr.shape[1] > warped_bgr.shape[0]:
+            warped_bgr = cv2.rotate(warped_bgr, cv2.ROTATE_90_CLOCKWISE)
         code, conf, _ = self._classify(warped_bgr)
         return code, conf
 
