@@ -21,7 +21,7 @@ from tableref.vision.recognise import Recogniser
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=40)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         for code, img in scenes:
             # best of 3 per image: the machine is shared, other processes only ever add time
             best = []
+            r = None
             for _ in range(3):
                 t0 = time.perf_counter()
                 r = rec.identify(img)
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
                 find_cards(img)
                 best.append(time.perf_counter() - t0)
             t_find.append(min(best))
-            ok += r.card == code
+            ok += r is not None and r.card == code
         print(f"{size[0]}x{size[1]}: identify median {1000 * np.median(t_all):.1f} ms "
               f"(p90 {1000 * np.percentile(t_all, 90):.1f}), of which find_cards {1000 * np.median(t_find):.1f} ms; "
               f"rendered scenes correct {ok}/{len(scenes)}")

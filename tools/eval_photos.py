@@ -154,7 +154,7 @@ def run_enroll(photos: list[Photo]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
     ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "all"), default="all")
     ap.add_argument("--deck", default="auto", help="deck the LOSO recogniser expects (auto, uno, ...)")

@@ -205,7 +205,7 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10, 0.5 * med), max(30, 1.2 * med))
     edges_s = cv2.Canny(cv2.GaussianBlur(s, (5, 5), 0), 30, 90)
-    masks.append(cv2.dilate(edges | edges_s, k3))
+    masks.append(cv2.dilate(cv2.bitwise_or(edges, edges_s), k3))
     # 3. saturated or bright: card field+border against a dull table
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
