@@ -12,12 +12,12 @@ def loso(photos, eval_photos_module):
 
 
 def test_leave_one_source_out(loso) -> None:
-    # measured 93.6 % (394/421); target 95 %
+    # measured 93.8 % (395/421); target 95 %
     assert loso >= 0.91
 
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
-    # no photo used for anything: renders only; measured 52.5 %
+    # no photo used for anything: renders only; measured 52.0 % (auto), 54.9 % (--deck uno)
     assert eval_photos_module.run_builtin(photos) >= 0.48
 
 
