@@ -18,7 +18,7 @@ from tableref.vision.recognise import Recogniser
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=99)
     ap.add_argument("--deck", default="auto")

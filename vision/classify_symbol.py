@@ -226,6 +226,6 @@ class KnnModel:
             if sims[i] <= -1.5:
                 continue
             lab = self.classes[self._y[i]]
-            votes[lab] = votes.get(lab, 0.0) + float(np.exp((sims[i] - best) * 20))
+            votes[lab] = votes.get(lab, 0.0) + float(np.exp((sims[i] - best) * 10))
         total = sum(votes.values()) or 1.0
         return {l: v / total for l, v in votes.items()}, best

@@ -91,7 +91,9 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator, strength: float = 
     out = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        if ok and decoded is not None:
+            out = np.asarray(decoded, np.uint8)
     return out
 
 

@@ -26,6 +26,7 @@ MAX_SCORED = 30          # candidate outlines scored in detail per image  # cano
 class CardQuad:
     quad: np.ndarray   # 4x2 float32, image pixels, clockwise from the top-left of the portrait card
     score: float       # 0..1, how card-like the outline and its border are
+    whole_frame: bool = False  # the outline covers most of the photo (a card filling it, or the table)
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -204,7 +205,7 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10, 0.5 * med), max(30, 1.2 * med))
     edges_s = cv2.Canny(cv2.GaussianBlur(s, (5, 5), 0), 30, 90)
-    masks.append(cv2.dilate(edges | edges_s, k3))
+    masks.append(cv2.dilate(cv2.bitwise_or(edges, edges_s), k3))
     # 3. saturated or bright: card field+border against a dull table
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
@@ -255,9 +256,14 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     h, w = image_bgr.shape[:2]
     # shrink by an integer factor: INTER_AREA is several times faster then
     k = max(1, round(max(h, w) / WORK_SIDE))
-    work = cv2.resize(image_bgr, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA) if k > 1 else image_bgr
+    if k > 1:
+        # crop to a multiple of k so the shrink is exact (OpenCV's fast INTER_AREA path)
+        src = image_bgr[: h - h % k, : w - w % k]
+        work = cv2.resize(src, (src.shape[1] // k, src.shape[0] // k), interpolation=cv2.INTER_AREA)
+    else:
+        work = image_bgr
     wh, ww = work.shape[:2]
-    scale = np.array([ww / w, wh / h], np.float32)
+    scale = np.float32(1.0 / k)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
     cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
     masks = _candidate_masks(work)
@@ -285,6 +291,10 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
     if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
         cands.append((0.6, frame, None))
+    else:
+        # a card filling the photo (cut by its edges): the frame is the best outline there is;
+        # the classifier turns it down when it holds no card
+        cands.append((0.3, frame, None))
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     # many masks find the same outline: score each distinct one once, best shapes first
@@ -311,4 +321,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
             kept.append((score, order_quad(refined) if refined is not None else q))
         if len(kept) >= max_cards:
             break
-    return [CardQuad((q / scale).astype(np.float32), float(s)) for s, q in kept]
+    # outlines covering most of the photo are usually the table itself; flag them so that the
+    # recogniser only accepts them when it is sure (a card filling the photo)
+    big = 0.6 * wh * ww
+    return [CardQuad((q / scale).astype(np.float32), float(s), bool(cv2.contourArea(q) > big)) for s, q in kept]

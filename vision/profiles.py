@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r10"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r11"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -80,8 +80,8 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
     """Render every code in every style onto random tables, warp it back the way the finder
     would (with corner errors), and keep the features. Also card backs and bare table."""
     from .cardface import UNO_STYLES, is_ninety_nine, render_back, render_card  # noqa: F401
-    from .classify_training import (camera_effects, card_quad, jitter_quad, misplace_quad, paste, random_table,
-                                    training_codes)
+    from .classify_training import (camera_effects, card_quad, foreign_card, jitter_quad, misplace_quad, paste,
+                                    random_table, training_codes)
 
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
@@ -112,6 +112,10 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
             add(render_back(style, 200), BACK_LABEL, "")
     for _ in range(per_code * 20):
         add(None, NONE_LABEL, "")
+    for _ in range(per_code * 10):   # another game's card
+        add(foreign_card(rng, 200), NONE_LABEL, "")
+    for _ in range(per_code * 6):    # more backs, seen whole
+        add(render_back(str(rng.choice(["classic", "ono99"])), 200), BACK_LABEL, "")
     # an outline around part of a card (half a clone field, a corner, card plus table) is
     # not a card: the finder proposes such outlines, the classifier must turn them down
     codes_all = training_codes()
