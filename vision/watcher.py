@@ -47,7 +47,8 @@ class WatcherConfig:
     settle_s: float = 0.1  # stillness needed after the last motion before comparing
     min_settle_frames: int = 2
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
-    change_frac: float = 0.0025  # changed pixels vs the pile image that make a new pile state
+    change_frac: float = 0.0017  # changed pixels vs the pile image that make a new pile state
+    part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
     absorb_after_s: float = 1.5  # ... and if all stays still, take it into the pile image as background
@@ -94,6 +95,7 @@ class PileWatcher:
         area = sw * sh
         self._motion_px = max(4, int(self.config.motion_frac * area))
         self._change_px = max(12, int(self.config.change_frac * area))
+        self._part_px = max(3, int(self.config.part_frac * area))
 
     @property
     def region_box(self) -> Box | None:
@@ -116,7 +118,7 @@ class PileWatcher:
             return []
         x0, y0, x1, y1 = self.region.box()
         moving = cv2.countNonZero(clean(change_mask(n.ratio[y0:y1, x0:x1], self._prev.ratio[y0:y1, x0:x1],
-                                                    self.config.motion.diff_threshold)))
+                                                    self.config.motion.diff_threshold), 3))
         self._prev = n
         if moving > self._motion_px:
             self._disturbed = True
@@ -148,7 +150,7 @@ class PileWatcher:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
         raw_in = np.bincount(labels[raw > 0], minlength=count)  # sensor noise is sparse, outlines are not
         rh, rw = changed.shape
-        min_part = max(3, self._change_px // 8)
+        min_part = self._part_px
         at_edge = [i for i in range(1, count)
                    if raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
                                                      stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)]
