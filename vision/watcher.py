@@ -51,7 +51,7 @@ class WatcherConfig:
     part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
-    absorb_after_s: float = 1.5  # ... and if all stays still, take it into the pile image as background
+    absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     history: int = 32
 
