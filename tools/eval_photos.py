@@ -26,7 +26,7 @@ import numpy as np
 
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
 from tableref.vision.find_card import find_cards, warp_card
-from tableref.vision.profiles import Profile, builtin_profile
+from tableref.vision.profiles import Profile, build_enrolled, builtin_profile
 from tableref.vision.recognise import Recogniser
 
 DEFAULT_PHOTOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "photos"
@@ -133,10 +133,19 @@ def run_enroll(photos: list[Photo]) -> float:
     enrol, test = enrol_split(photos)
     results = []
     for s in sorted({p.source for p in test}):
-        prof = photo_samples([p for p in enrol if p.source == s])
+        prof = build_enrolled(s, [(p.image, p.label) for p in enrol if p.source == s])
         rec = Recogniser("auto", extra=prof)
         results += [(p, rec.identify(p.image).card) for p in test if p.source == s]
-    return report(f"enrolment (1 shot per card enrolled, {len(enrol)} enrolled, {len(test)} tested)", results)
+    first = report(f"enrolment (1 shot per card enrolled, {len(enrol)} enrolled, {len(test)} tested)", results)
+    # The same physical deck photographed in two sessions (SOURCES.md: nuno_set2 is the
+    # nuno_set1 deck and table at a higher resolution): enrol set1, test on set2.
+    set1 = [p for p in photos if p.source == "nuno_set1"]
+    set2 = [p for p in photos if p.source == "nuno_set2"]
+    if set1 and set2:
+        rec = Recogniser("auto", extra=build_enrolled("nuno", [(p.image, p.label) for p in set1]))
+        report(f"enrolment, same deck across sessions (enrol {len(set1)} nuno_set1 shots, test nuno_set2)",
+               [(p, rec.identify(p.image).card) for p in set2])
+    return first
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -141,9 +141,9 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
         org = (int(round(org_x + dx)), int(round(org_y + dy)))
         cv2.putText(img, text, org, font, scale, col, t, cv2.LINE_AA)
         if underline:
-            y = int(round(org_y + dy + height * 0.28))
-            cv2.line(img, (int(org_x + dx + tw * 0.1), y), (int(org_x + dx + tw * 0.9), y), col,
-                     max(t, int(height * 0.1)), cv2.LINE_AA)
+            y = int(round(org_y + dy + height * 0.26))
+            cv2.line(img, (int(org_x + dx + tw * 0.18), y), (int(org_x + dx + tw * 0.82), y), col,
+                     max(1, int(t * 0.45)), cv2.LINE_AA)
 
 
 # --------------------------------------------------------------------------- symbols
@@ -185,9 +185,9 @@ def _sym_reverse(img, cx, cy, s, fg, ol):
 
 
 def _mini_cards(img, cx, cy, s, colours, ol, n_offsets):
-    cw, ch = s * 0.30, s * 0.46
+    cw, ch = s * 0.36, s * 0.52
     for (ox, oy), col in zip(n_offsets, colours):
-        p = _rounded_rect(cw, ch, cw * 0.15, cx + ox * s, cy + oy * s, -20)
+        p = _rounded_rect(cw, ch, cw * 0.15, cx + ox * s, cy + oy * s, -12)
         _poly(img, p, col, outline=max(1, int(s * 0.03)), outline_colour=ol or INK["black"])
 
 
@@ -214,6 +214,20 @@ def _four_colour_oval(img, cx, cy, ax, ay, angle):
 
 def _sym_wild(img, cx, cy, s, fg, ol):
     _four_colour_oval(img, cx, cy, s * 0.24, s * 0.42, 30)
+
+
+def _sym_wild_lettered(img, cx, cy, s, fg, ol):
+    """Older official printing: 'WILD' lettering across the four-colour oval."""
+    _four_colour_oval(img, cx, cy, s * 0.34, s * 0.62, 30)
+    side = int(s * 1.2)
+    canvas = np.zeros((side, side, 3), np.uint8)
+    _text(canvas, "WILD", side / 2, side / 2, s * 0.2, INK["yellow"], INK["black"], cv2.FONT_HERSHEY_TRIPLEX, 0.2)
+    rot = cv2.getRotationMatrix2D((side / 2, side / 2), 20, 1.0)
+    rot[0, 2] += cx - side / 2
+    rot[1, 2] += cy - side / 2
+    layer = cv2.warpAffine(canvas, rot, (img.shape[1], img.shape[0]))
+    mask = layer.max(axis=2) > 0
+    img[mask] = layer[mask]
 
 
 def _sym_shuffle(img, cx, cy, s, fg, ol):
@@ -350,11 +364,16 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     centre_fg = field if clone else INK["white"]
     centre_ol = INK["black"] if not clone else (None if colour is not None else INK["black"])
     if is_number:
-        _text(img, rank, cx, cy, h * 0.30, centre_fg, INK["black"], font, 0.16,
+        # printed numerals are big and bold: ~0.39 of the card height including the stroke
+        _text(img, rank, cx, cy, h * 0.37, centre_fg, INK["black"], font, 0.2,
               shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"))
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
-        SYMBOLS[rank](img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
+        if rank == "wild" and clone:  # clone wilds: the whole oval in four colours
+            _four_colour_oval(img, cx, cy, ax, ay, tilt)
+        else:
+            symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
+            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08
@@ -378,9 +397,12 @@ NINETY_NINE_FIELD: dict[str, tuple[int, int, int]] = {
 def _ninety_nine_face(code: str, w: int, h: int, rng: np.random.Generator | None) -> np.ndarray:
     field = NINETY_NINE_FIELD.get(code, (0, 110, 250))  # number cards: orange
     field = _jitter(field, rng, 12)
-    img = np.full((h, w, 3), field, np.uint8)
+    # printed like UNO cards: a narrow white border around the coloured field
+    img = np.full((h, w, 3), INK["white"], np.uint8)
+    border = w * 0.05
+    _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), field)
     for y in (h * 0.2, h * 0.8):
-        cv2.line(img, _pt(w * 0.06, y), _pt(w * 0.94, y), INK["white"], max(1, int(w * 0.015)), cv2.LINE_AA, shift=4)
+        cv2.line(img, _pt(w * 0.1, y), _pt(w * 0.9, y), INK["white"], max(1, int(w * 0.015)), cv2.LINE_AA, shift=4)
     text = {"minus10": "-10", "hold": "HOLD", "double_play": "x2", "play2": "PLAY2", "ono99": "99"}.get(code)
     if code.startswith("num-"):
         text = code[4:]

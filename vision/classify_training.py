@@ -112,6 +112,66 @@ def render_scene(code: str | None, rng: np.random.Generator, size: tuple[int, in
     return camera_effects(scene, rng), quad
 
 
+def foreign_card(rng: np.random.Generator, short_side: int = 200) -> np.ndarray:
+    """BGRA face of another game's card (a French-suited playing card): white, with red or
+    black pips and corner letters. The recogniser must not call it an UNO card."""
+    w, h = card_size(short_side)
+    img = np.full((h, w, 3), 245, np.uint8)
+    ink = (30, 30, 200) if rng.random() < 0.5 else (25, 25, 25)
+    n = int(rng.integers(1, 11))
+    for _ in range(n):
+        x, y = int(rng.uniform(0.25, 0.75) * w), int(rng.uniform(0.2, 0.8) * h)
+        r = int(w * rng.uniform(0.05, 0.09))
+        if rng.random() < 0.5:
+            pts = np.array([[x, y - r], [x + r, y], [x, y + r], [x - r, y]], np.int32)  # diamond
+            cv2.fillPoly(img, [pts], ink, cv2.LINE_AA)
+        else:
+            cv2.circle(img, (x - r // 2, y), r // 2 + 1, ink, -1, cv2.LINE_AA)
+            cv2.circle(img, (x + r // 2, y), r // 2 + 1, ink, -1, cv2.LINE_AA)
+            cv2.fillPoly(img, [np.array([[x - r, y], [x + r, y], [x, y + r + 2]], np.int32)], ink, cv2.LINE_AA)
+    letter = str(rng.choice(list("AKQJ") + [str(k) for k in range(2, 11)]))
+    cv2.putText(img, letter, (int(w * 0.06), int(h * 0.13)), cv2.FONT_HERSHEY_SIMPLEX, w / 180, ink, 2, cv2.LINE_AA)
+    from .cardface import card_mask
+    return np.dstack([img, card_mask(short_side)])
+
+
+def draw_hand(scene: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A hand reaching in from an edge: a skin-toned palm with fingers (card-free)."""
+    h, w = scene.shape[:2]
+    out = scene.copy()
+    skin = tuple(float(c) for c in (np.array([90, 130, 190]) * rng.uniform(0.4, 1.2)).clip(0, 255))
+    cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.3, 1.0) * h
+    r = rng.uniform(0.12, 0.25) * min(h, w)
+    cv2.ellipse(out, (int(cx), int(cy)), (int(r), int(r * 1.2)), float(rng.uniform(0, 180)), 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.line(out, (int(cx), int(cy)), (int(cx + rng.uniform(-1, 1) * w), h + 10), skin, int(r * 1.2), cv2.LINE_AA)
+    for k in range(4):
+        a = math.radians(-140 + k * 30 + rng.uniform(-10, 10))
+        tip = (int(cx + math.cos(a) * r * 2.0), int(cy + math.sin(a) * r * 2.0))
+        cv2.line(out, (int(cx), int(cy)), tip, skin, max(3, int(r * 0.35)), cv2.LINE_AA)
+    return out
+
+
+def card_free_scene(rng: np.random.Generator, kind: str, size: tuple[int, int] = (640, 480)) -> np.ndarray:
+    """Scenes the recogniser must answer with 'no card': bare table, hand over the table,
+    card back, another game's card."""
+    w, h = size
+    scene = random_table(rng, h, w)
+    if kind == "hand":
+        scene = draw_hand(scene, rng)
+    elif kind in ("back", "foreign"):
+        face = (render_back(str(rng.choice(["classic", "ono99"])), 200) if kind == "back"
+                else foreign_card(rng, 200))
+        scene = paste(scene, face, card_quad(rng, h, w, float(rng.uniform(0.25, 0.45) * min(w, h))))
+        if rng.random() < 0.5:
+            scene = draw_hand(scene, rng)
+    elif kind != "table":
+        raise ValueError(f"unknown scene kind {kind!r}")
+    return camera_effects(scene, rng)
+
+
+CARD_FREE_KINDS = ("table", "hand", "back", "foreign")
+
+
 def training_codes() -> list[str]:
     return all_codes("all")
 
@@ -122,5 +182,25 @@ def jitter_quad(quad: np.ndarray, rng: np.random.Generator, amount: float = 0.02
     return (quad + rng.normal(0, amount * size, quad.shape)).astype(np.float32)
 
 
+def misplace_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """An outline that covers only part of the card, or the card and much table around it."""
+    c = quad.mean(axis=0)
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    kind = rng.integers(0, 3)
+    if kind == 0:    # shifted by a third to two thirds of the card
+        off = u * rng.uniform(-0.6, 0.6) + v * rng.uniform(-0.6, 0.6)
+        if np.linalg.norm(off) < 0.3 * np.linalg.norm(u):
+            off = off / (np.linalg.norm(off) + 1e-6) * 0.4 * np.linalg.norm(u)
+        out = quad + off
+    elif kind == 1:  # a part of the card (corner or half)
+        f = rng.uniform(0.4, 0.65)
+        anchor = quad[int(rng.integers(4))]
+        out = anchor + (quad - anchor) * f
+    else:            # far too large
+        out = c + (quad - c) * rng.uniform(1.5, 2.2)
+    return out.astype(np.float32)
+
+
 __all__ = ["random_table", "paste", "card_quad", "camera_effects", "render_scene", "training_codes",
-           "jitter_quad", "STYLES", "card_size"]
+           "jitter_quad", "misplace_quad", "foreign_card", "draw_hand", "card_free_scene",
+           "CARD_FREE_KINDS", "STYLES", "card_size"]

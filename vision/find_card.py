@@ -14,16 +14,19 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
+from .classify_colour import channel_max_min
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
-WARP_W, WARP_H = 128, 200  # canonical rectified card (portrait)
+WARP_W, WARP_H = 128, 200
+MAX_SCORED = 30          # candidate outlines scored in detail per image  # canonical rectified card (portrait)
 
 
 @dataclass(frozen=True)
 class CardQuad:
     quad: np.ndarray   # 4x2 float32, image pixels, clockwise from the top-left of the portrait card
     score: float       # 0..1, how card-like the outline and its border are
+    whole_frame: bool = False  # the outline covers most of the photo (a card filling it, or the table)
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -94,18 +97,18 @@ def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | Non
     return res
 
 
-def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A rough quad (polygon approximation or min-area box) and the hull to refine it with
+    later (refinement is the slow part, so only the outlines that are kept get it)."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            refined = _refine_corners(hull, approx)
-            return refined if refined is not None else approx.reshape(4, 2).astype(np.float32)
+            return approx.reshape(4, 2).astype(np.float32), hull
         if len(approx) < 4:
             break
-    box = cv2.boxPoints(cv2.minAreaRect(hull))
-    return box.astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), None
 
 
 def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
@@ -115,8 +118,9 @@ def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
     if short < MIN_SHORT_SIDE:
         return 0.0
     aspect = long_ / max(short, 1e-6)
-    # Perspective shortens one side; accept 1.15..2.1 with a peak at the true 1.55.
-    aspect_s = math.exp(-((math.log(aspect / ASPECT)) / 0.18) ** 2)
+    # Perspective (and photos resized without keeping the aspect) change the ratio: a wide
+    # tolerance around the true 1.55.
+    aspect_s = math.exp(-((math.log(aspect / ASPECT)) / 0.28) ** 2)
     qa = cv2.contourArea(q)
     if qa <= 0:
         return 0.0
@@ -132,8 +136,8 @@ def _ring_whiteness(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     ring = np.ones((50, 32), bool)
     ring[3:-3, 3:-3] = False
     px = small[ring]
-    v = px.max(axis=1)
-    s = (v - px.min(axis=1)) / np.maximum(v, 1)
+    v, mn = channel_max_min(px)
+    s = (v - mn) / np.maximum(v, 1)
     return float(np.mean((s < 0.35) & (v > 60)))
 
 
@@ -166,20 +170,24 @@ def _expand_field(quad: np.ndarray) -> np.ndarray:
 
 
 def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
-    """How much the rectified card looks like a card: a uniform light border ring, and a
-    difference between inside and just outside."""
+    """How much the rectified outline looks like a card face: a uniform light border ring
+    that differs from the printed field just inside it, and structure (oval, symbol) inside."""
     small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
     ring = np.ones((50, 32), bool)
-    ring[3:-3, 3:-3] = False
-    ring_px = small[ring]
-    v = ring_px.max(axis=1)
-    s = (ring_px.max(axis=1) - ring_px.min(axis=1)) / np.maximum(v, 1)
+    ring[2:-2, 2:-2] = False
+    inner_ring = np.zeros((50, 32), bool)
+    inner_ring[4:-4, 4:-4] = True
+    inner_ring[7:-7, 7:-7] = False
+    ring_px, in_px = small[ring], small[inner_ring]
+    v, mn = channel_max_min(ring_px)
+    s = (v - mn) / np.maximum(v, 1)
     white = float(np.mean((s < 0.35) & (v > 60)))
     uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
-    # a face has structure inside (oval, symbol); an empty patch of table does not
+    # border vs field: per-pixel colour distance between the two rings' medians
+    contrast = float(np.clip(np.linalg.norm(np.median(ring_px, 0) - np.median(in_px, 0)) / 80, 0, 1))
     inner = small[8:-8, 6:-6]
     structure = float(np.clip(inner.std() / 40, 0, 1))
-    return 0.45 * white + 0.25 * uniform + 0.3 * structure
+    return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
 
 
 def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
@@ -201,9 +209,40 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     # 3. saturated or bright: card field+border against a dull table
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
+    # 4./5. the saturated printed field. On clone decks the white oval cuts it in two
+    # halves, so a wide closing joins them (two scales: small and large cards).
     sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
-    masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
+    for k in (7, 21):
+        masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
     return masks
+
+
+FIELD_MASKS = 2  # the last masks outline the printed field, not the whole card
+
+
+def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Decks whose white circle or oval runs across the whole card split the printed field in
+    two; the union of two same-coloured pieces is then the field."""
+    pieces = [c for c in contours if cv2.contourArea(c) >= 0.15 * min_area]
+    pieces = sorted(pieces, key=cv2.contourArea, reverse=True)[:8]
+    hues = []
+    for c in pieces:
+        x, y, w, h = cv2.boundingRect(c)
+        m = np.zeros((h, w), np.uint8)
+        cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
+        hh = hsv[y:y + h, x:x + w, 0][m > 0].astype(np.float32) * (2 * math.pi / 180)
+        hues.append(math.atan2(float(np.sin(hh).mean()), float(np.cos(hh).mean())))
+    out = []
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            d = abs(hues[i] - hues[j]) % (2 * math.pi)
+            if min(d, 2 * math.pi - d) > 0.35:
+                continue
+            ai, aj = cv2.contourArea(pieces[i]), cv2.contourArea(pieces[j])
+            if min(ai, aj) < 0.25 * max(ai, aj):
+                continue
+            out.append(cv2.convexHull(np.concatenate([pieces[i], pieces[j]])))
+    return out
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -215,47 +254,74 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     """Card quads in the image, best (the top card of a pile) first."""
     h, w = image_bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    work = cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                      interpolation=cv2.INTER_AREA) if scale < 1 else image_bgr
+    # shrink by an integer factor: INTER_AREA is several times faster then
+    k = max(1, round(max(h, w) / WORK_SIDE))
+    if k > 1:
+        # crop to a multiple of k so the shrink is exact (OpenCV's fast INTER_AREA path)
+        src = image_bgr[: h - h % k, : w - w % k]
+        work = cv2.resize(src, (src.shape[1] // k, src.shape[0] // k), interpolation=cv2.INTER_AREA)
+    else:
+        work = image_bgr
     wh, ww = work.shape[:2]
+    scale = np.float32(1.0 / k)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
-    cands: list[tuple[float, np.ndarray]] = []
+    cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
     masks = _candidate_masks(work)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     for mi, mask in enumerate(masks):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        contours = list(contours)
+        if mi == len(masks) - FIELD_MASKS:
+            contours += _paired_fields(contours, hsv, min_area)
         for c in contours:
             area = cv2.contourArea(c)
             if area < min_area or area > 0.98 * wh * ww:
                 continue
-            quad = _quad_from_contour(c)
-            if quad is None:
-                continue
-            shape = _shape_score(c, quad)
+            quad, hull = _quad_from_contour(c)
+            is_field = mi >= len(masks) - FIELD_MASKS
+            # a clone-deck field is two halves around the oval: judge its hull
+            shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
             if shape < 0.25:
                 continue
-            cands.append((shape, quad))
-            if mi == len(masks) - 1:  # saturated field: the card extends beyond it
-                cands.append((shape * 0.95, _expand_field(quad)))
+            cands.append((shape, quad, hull))
+            if is_field:  # printed field: the card extends beyond it
+                cands.append((shape * 0.95, _expand_field(quad), None))
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
     if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
-        cands.append((0.6, frame))
+        cands.append((0.6, frame, None))
+    else:
+        # a card filling the photo (cut by its edges): the frame is the best outline there is;
+        # the classifier turns it down when it holds no card
+        cands.append((0.3, frame, None))
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    scored: list[tuple[float, np.ndarray]] = []
-    for shape, quad in cands:
+    # many masks find the same outline: score each distinct one once, best shapes first
+    seen: set[tuple[int, int, int]] = set()
+    distinct = []
+    for shape, quad, hull in sorted(cands, key=lambda t: -t[0]):
+        c = quad.mean(axis=0)
+        key = (int(c[0] // 4), int(c[1] // 4), int(math.sqrt(max(cv2.contourArea(quad), 0)) // 4))
+        if key not in seen:
+            seen.add(key)
+            distinct.append((shape, quad, hull))
+    scored: list[tuple[float, np.ndarray, np.ndarray | None]] = []
+    for shape, quad, hull in distinct[:MAX_SCORED]:
         q = order_quad(quad)
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
-        look = 0.6 * _border_score(work, q) + 0.4 * _edge_support(grad, q)
-        score = shape * (0.3 + 0.7 * look) * (0.85 + 0.15 * min(1.0, size / 0.3))
-        scored.append((score, q))
+        look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
+        score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
+        scored.append((score, q, hull))
     scored.sort(key=lambda t: -t[0])
     kept: list[tuple[float, np.ndarray]] = []
-    for score, q in scored:
+    for score, q, hull in scored:
         if all(_iou(q, k) < 0.5 for _, k in kept):
-            kept.append((score, q))
+            refined = _refine_corners(hull, q) if hull is not None else None
+            kept.append((score, order_quad(refined) if refined is not None else q))
         if len(kept) >= max_cards:
             break
-    return [CardQuad(q / scale, float(s)) for s, q in kept]
+    # outlines covering most of the photo are usually the table itself; flag them so that the
+    # recogniser only accepts them when it is sure (a card filling the photo)
+    big = 0.6 * wh * ww
+    return [CardQuad((q / scale).astype(np.float32), float(s), bool(cv2.contourArea(q) > big)) for s, q in kept]

@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r4"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r11"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -80,14 +80,15 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
     """Render every code in every style onto random tables, warp it back the way the finder
     would (with corner errors), and keep the features. Also card backs and bare table."""
     from .cardface import UNO_STYLES, is_ninety_nine, render_back, render_card  # noqa: F401
-    from .classify_training import camera_effects, card_quad, jitter_quad, paste, random_table, training_codes
+    from .classify_training import (camera_effects, card_quad, foreign_card, jitter_quad, misplace_quad, paste,
+                                    random_table, training_codes)
 
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
     labels: list[str] = []
     codes: list[str] = []
 
-    def add(face: np.ndarray | None, label: str, code: str) -> None:
+    def add(face: np.ndarray | None, label: str, code: str, misplaced: bool = False) -> None:
         w, h = int(rng.integers(200, 360)), int(rng.integers(160, 280))
         scene = random_table(rng, h, w)
         short = float(rng.uniform(0.28, 0.5) * min(w, h))
@@ -95,7 +96,8 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
         if face is not None:
             scene = paste(scene, face, quad)
         img = camera_effects(scene, rng)
-        xs.append(features(warp_card(img, jitter_quad(quad, rng))))
+        look = misplace_quad(quad, rng) if misplaced else jitter_quad(quad, rng)
+        xs.append(features(warp_card(img, look)))
         labels.append(label)
         codes.append(code)
 
@@ -110,6 +112,17 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
             add(render_back(style, 200), BACK_LABEL, "")
     for _ in range(per_code * 20):
         add(None, NONE_LABEL, "")
+    for _ in range(per_code * 10):   # another game's card
+        add(foreign_card(rng, 200), NONE_LABEL, "")
+    for _ in range(per_code * 6):    # more backs, seen whole
+        add(render_back(str(rng.choice(["classic", "ono99"])), 200), BACK_LABEL, "")
+    # an outline around part of a card (half a clone field, a corner, card plus table) is
+    # not a card: the finder proposes such outlines, the classifier must turn them down
+    codes_all = training_codes()
+    for _ in range(per_code * 40):
+        code = codes_all[int(rng.integers(len(codes_all)))]
+        style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
+        add(render_card(code, style, 200, rng), NONE_LABEL, "", misplaced=True)
     return Profile("builtin", np.stack(xs), labels, codes, {"version": BUILTIN_VERSION, "seed": seed})
 
 
@@ -134,3 +147,52 @@ def builtin_profile() -> Profile:
     except OSError:
         pass  # read-only home: keep it in memory only
     return _BUILTIN
+
+
+def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator,
+                  copies: int = 6) -> list[np.ndarray]:
+    """Features of one labelled shot of a physical card: the card as found, plus copies with
+    small outline errors and camera changes, in both 180-degree orientations. Raises
+    LookupError when no card outline is found in the shot."""
+    import cv2
+
+    from .classify_symbol import CANON_H, CANON_W
+    from .classify_training import camera_effects, jitter_quad
+    from .find_card import find_cards
+
+    from .recognise import Recogniser
+
+    # the outline the built-in recogniser likes best (a card, not a piece of one), else the
+    # finder's best outline
+    found = Recogniser("auto").identify(image_bgr)
+    quad = found.quad
+    if quad is None:
+        cands = find_cards(image_bgr)
+        if not cands:
+            raise LookupError("no card found in the shot")
+        quad = cands[0].quad
+    out = []
+    for k in range(copies):
+        q = quad if k == 0 else jitter_quad(quad, rng, 0.015)
+        warped = warp_card(image_bgr, q, (CANON_W, CANON_H))
+        if k > 0:
+            warped = camera_effects(warped, rng, strength=0.5)
+        out.append(features(warped))
+        out.append(features(cv2.rotate(warped, cv2.ROTATE_180)))
+    return out
+
+
+def build_enrolled(name: str, shots: list[tuple[np.ndarray, str]], seed: int = 7) -> Profile:
+    """A profile from labelled shots [(image, code)] of the user's own deck."""
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    labels: list[str] = []
+    codes: list[str] = []
+    for image, code in shots:
+        feats = enrol_samples(image, code, rng)
+        xs += feats
+        labels += [rank_key(code)] * len(feats)
+        codes += [code] * len(feats)
+    if not xs:
+        raise ValueError("no usable shots")
+    return Profile(name, np.stack(xs), labels, codes, {"shots": len(shots)})

@@ -1,0 +1,49 @@
+"""`tableref identify IMAGE... [--deck NAME] [--json]`: the card in each image.
+
+One line per image; with --json one JSON object per line:
+{"file": ..., "card": code or null, "confidence": 0..1, "quad": [[x, y] x4] or null}.
+A file that cannot be read gets one error line on stderr; the others are still processed and
+the exit status is non-zero at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tableref.errors import UserError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) of a card")
+    parser.add_argument("--deck", default="auto",
+                        help="deck to expect: auto (default), uno, uno112, uno_no_mercy, ono99_classic, "
+                             "ono99_2022, or the name of a deck taught with `tableref enroll`")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .recognise import Recogniser
+    from .recognise_input import read_image
+
+    try:
+        rec = Recogniser(args.deck)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    failed = 0
+    for name in args.images:
+        try:
+            image = read_image(name)
+        except UserError as exc:
+            print(f"tableref: error: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        r = rec.identify(image)
+        quad = None if r.quad is None else [[round(float(x), 1), round(float(y), 1)] for x, y in r.quad]
+        if args.json:
+            print(json.dumps({"file": name, "card": r.card, "confidence": round(r.confidence, 3), "quad": quad}))
+        else:
+            said = r.card if r.card is not None else "no card recognised"
+            print(f"{name}: {said} (confidence {r.confidence:.2f})")
+        sys.stdout.flush()
+    return 2 if failed else 0
