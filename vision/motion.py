@@ -39,7 +39,7 @@ class Normaliser:
         level = max(8.0, float(np.mean(cv2.mean(small)[:3])))
         f = small.astype(np.float32) * (MEAN_LEVEL / level) + self.config.dark_offset
         base = cv2.GaussianBlur(f, (0, 0), self.config.norm_sigma)
-        return View(small, cv2.divide(f, base))
+        return View(small, cv2.divide(f, base), level)
 
 
 @dataclass
@@ -47,6 +47,7 @@ class View:
     """A frame at working size: the raw small image and its illumination-normalised ratio."""
     small: np.ndarray  # uint8 BGR
     ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
+    level: float = MEAN_LEVEL  # mean brightness of the frame (exposure)
 
 
 SATURATED = 248

@@ -44,11 +44,12 @@ class Event:
 @dataclass(frozen=True)
 class WatcherConfig:
     motion: MotionConfig = field(default_factory=MotionConfig)
-    settle_s: float = 0.1  # stillness needed after the last motion before comparing
+    settle_s: float = 0.07  # stillness needed after the last motion before comparing
     min_settle_frames: int = 2
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
     change_frac: float = 0.0017  # changed pixels vs the pile image that make a new pile state
     part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
+    exposure_caution: float = 5.0  # change needed grows by this times |log exposure ratio|
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
     absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
@@ -182,7 +183,10 @@ class PileWatcher:
             return []
         self._edge = None
         area = cv2.countNonZero(interior)
-        if area < self._change_px:
+        # After a big exposure step, clipped highlights bend the ratios a little along bright
+        # edges; ask for more evidence then (a card landing changes far more than that).
+        step = abs(float(np.log(max(n.level, 1.0) / max(ref.level, 1.0))))
+        if area < self._change_px * (1 + cfg.exposure_caution * step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
             return []
         if self._history:
@@ -210,7 +214,7 @@ class PileWatcher:
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), self._pile.image.level)
         ref.small[roi][mask] = n.small[roi][mask]
         ref.ratio[roi][mask] = n.ratio[roi][mask]
         self._pile = _PileState(ref, self._pile.top)
@@ -227,7 +231,7 @@ class PileWatcher:
         if self.region.is_whole_frame():
             return n
         x0, y0, x1, y1 = self.region.box()
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), n.level)
         ref.small[y0:y1, x0:x1] = n.small[y0:y1, x0:x1]
         ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
         return ref
