@@ -13,6 +13,9 @@ import cv2
 import numpy as np
 
 
+MEAN_LEVEL = 80.0
+
+
 @dataclass(frozen=True)
 class MotionConfig:
     work_width: int = 256  # width of the small copy (height keeps the aspect ratio)
@@ -30,9 +33,13 @@ class Normaliser:
 
     def __call__(self, frame_bgr: np.ndarray) -> View:
         small = cv2.resize(frame_bgr, self.small_size, interpolation=cv2.INTER_AREA)
-        f = small.astype(np.float32) + self.config.dark_offset
+        # Bring the frame to a fixed mean level first, so that the dark offset below is the
+        # same fraction of the signal whatever the exposure (otherwise a darker frame has
+        # weaker ratios at every strong edge).
+        level = max(8.0, float(np.mean(cv2.mean(small)[:3])))
+        f = small.astype(np.float32) * (MEAN_LEVEL / level) + self.config.dark_offset
         base = cv2.GaussianBlur(f, (0, 0), self.config.norm_sigma)
-        return View(small, cv2.divide(f, base))
+        return View(small, cv2.divide(f, base), level)
 
 
 @dataclass
@@ -40,6 +47,7 @@ class View:
     """A frame at working size: the raw small image and its illumination-normalised ratio."""
     small: np.ndarray  # uint8 BGR
     ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
+    level: float = MEAN_LEVEL  # mean brightness of the frame (exposure)
 
 
 SATURATED = 248
@@ -58,9 +66,13 @@ def _channel_max(img: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
-def clean(mask: np.ndarray) -> np.ndarray:
-    """Drop isolated changed pixels (noise, compression blocks) but keep card edges."""
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+def clean(mask: np.ndarray, size: int = 2) -> np.ndarray:
+    """Drop isolated changed pixels (noise, compression blocks) but keep card edges.
+
+    Motion uses size 3: a moving hand is a big blob, and noise can form 2x2 clumps on a
+    dark, grainy frame; pile changes use size 2 to keep thin card outlines.
+    """
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
 
 
 def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_small: np.ndarray,

@@ -44,13 +44,15 @@ class Event:
 @dataclass(frozen=True)
 class WatcherConfig:
     motion: MotionConfig = field(default_factory=MotionConfig)
-    settle_s: float = 0.1  # stillness needed after the last motion before comparing
+    settle_s: float = 0.07  # stillness needed after the last motion before comparing
     min_settle_frames: int = 2
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
-    change_frac: float = 0.0025  # changed pixels vs the pile image that make a new pile state
+    change_frac: float = 0.0017  # changed pixels vs the pile image that make a new pile state
+    part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
+    exposure_caution: float = 5.0  # change needed grows by this times |log exposure ratio|
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
-    absorb_after_s: float = 1.5  # ... and if all stays still, take it into the pile image as background
+    absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     history: int = 32
 
@@ -94,6 +96,7 @@ class PileWatcher:
         area = sw * sh
         self._motion_px = max(4, int(self.config.motion_frac * area))
         self._change_px = max(12, int(self.config.change_frac * area))
+        self._part_px = max(3, int(self.config.part_frac * area))
 
     @property
     def region_box(self) -> Box | None:
@@ -116,7 +119,7 @@ class PileWatcher:
             return []
         x0, y0, x1, y1 = self.region.box()
         moving = cv2.countNonZero(clean(change_mask(n.ratio[y0:y1, x0:x1], self._prev.ratio[y0:y1, x0:x1],
-                                                    self.config.motion.diff_threshold)))
+                                                    self.config.motion.diff_threshold), 3))
         self._prev = n
         if moving > self._motion_px:
             self._disturbed = True
@@ -148,7 +151,7 @@ class PileWatcher:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
         raw_in = np.bincount(labels[raw > 0], minlength=count)  # sensor noise is sparse, outlines are not
         rh, rw = changed.shape
-        min_part = max(3, self._change_px // 8)
+        min_part = self._part_px
         at_edge = [i for i in range(1, count)
                    if raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
                                                      stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)]
@@ -180,7 +183,10 @@ class PileWatcher:
             return []
         self._edge = None
         area = cv2.countNonZero(interior)
-        if area < self._change_px:
+        # After a big exposure step, clipped highlights bend the ratios a little along bright
+        # edges; ask for more evidence then (a card landing changes far more than that).
+        step = abs(float(np.log(max(n.level, 1.0) / max(ref.level, 1.0))))
+        if area < self._change_px * (1 + cfg.exposure_caution * step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
             return []
         if self._history:
@@ -208,7 +214,7 @@ class PileWatcher:
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), self._pile.image.level)
         ref.small[roi][mask] = n.small[roi][mask]
         ref.ratio[roi][mask] = n.ratio[roi][mask]
         self._pile = _PileState(ref, self._pile.top)
@@ -225,7 +231,7 @@ class PileWatcher:
         if self.region.is_whole_frame():
             return n
         x0, y0, x1, y1 = self.region.box()
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), n.level)
         ref.small[y0:y1, x0:x1] = n.small[y0:y1, x0:x1]
         ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
         return ref
