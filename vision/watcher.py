@@ -49,6 +49,7 @@ class WatcherConfig:
     motion_frac: float = 0.0004  # changed pixels between frames, as a fraction of the small frame
     change_frac: float = 0.0017  # changed pixels vs the pile image that make a new pile state
     part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
+    exposure_rate: float = 0.02  # brightness change per frame above which the exposure is still moving
     exposure_caution: float = 5.0  # change needed grows by this times |log exposure ratio|
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
@@ -120,8 +121,11 @@ class PileWatcher:
         x0, y0, x1, y1 = self.region.box()
         moving = cv2.countNonZero(clean(change_mask(n.ratio[y0:y1, x0:x1], self._prev.ratio[y0:y1, x0:x1],
                                                     self.config.motion.diff_threshold), 3))
+        # auto-exposure still catching up with a light switch counts as motion: compare once
+        # the exposure is steady (clipped highlights would otherwise look like a change)
+        exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
         self._prev = n
-        if moving > self._motion_px:
+        if moving > self._motion_px or exposure_moving:
             self._disturbed = True
             self._quiet_frames = 0
             self._t_motion = t
@@ -185,7 +189,7 @@ class PileWatcher:
         area = cv2.countNonZero(interior)
         # After a big exposure step, clipped highlights bend the ratios a little along bright
         # edges; ask for more evidence then (a card landing changes far more than that).
-        step = abs(float(np.log(max(n.level, 1.0) / max(ref.level, 1.0))))
+        step = _exposure_step(n.small[roi], ref.small[roi])
         if area < self._change_px * (1 + cfg.exposure_caution * step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
             return []
@@ -260,3 +264,14 @@ def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | No
     if quad is None:
         return None
     return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(-1, 2))
+
+
+def _exposure_step(cur: np.ndarray, ref: np.ndarray) -> float:
+    """|log| of the typical brightness ratio between two views: the median over pixels clipped
+    in neither (clipping hides how far a bright table moved; a hand covers a minority)."""
+    a = cur.reshape(-1).astype(np.float32)
+    b = ref.reshape(-1).astype(np.float32)
+    ok = (a < 248) & (b < 248) & (a > 8) & (b > 8)
+    if np.count_nonzero(ok) < 50:
+        return 0.0  # nearly everything clipped or black: no measure
+    return abs(float(np.median(np.log(a[ok] / b[ok]))))
