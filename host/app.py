@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         if settings.journal.exists():
             raise UserError(f"{settings.journal}: already exists (use --resume to continue it)")
     view = LiveView()
-    session = TableSession.resume(settings.journal) if header is not None else None
+    session = TableSession.resume(settings.journal, view.notice) if header is not None else None
     source, link = open_devices(settings, session.applied if session else set(), view.notice)
     keys = None
     try:

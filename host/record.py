@@ -105,6 +105,36 @@ def read_record(path: str | pathlib.Path, extra_types: tuple[str, ...] = TABLE_R
     return header, events
 
 
+def repair_torn_tail(path: str | pathlib.Path) -> str | None:
+    """Mend the one damage a crash can do to a journal: a last line cut off mid-write.
+
+    The journal writes each record as one whole line and fsyncs it before anything is shown,
+    so a torn last line was never shown nor acknowledged: dropping it loses nothing (the
+    camera or the board's resend brings that input back). A last line that is complete but
+    for its newline is kept. Returns a notice for the person, or None when nothing was done.
+    """
+    p = pathlib.Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError:
+        return None  # read_record will say what is wrong
+    if not data or data.endswith(b"\n"):
+        return None
+    cut = data.rfind(b"\n") + 1
+    tail = data[cut:]
+    try:
+        json.loads(tail)
+    except ValueError:
+        with open(p, "r+b") as fh:
+            fh.truncate(cut)
+            os.fsync(fh.fileno())
+        return f"{p}: dropped a last line cut off by a crash ({len(tail)} bytes, never shown)"
+    with open(p, "ab") as fh:
+        fh.write(b"\n")
+        os.fsync(fh.fileno())
+    return None
+
+
 class Journal:
     """Append-only record of a live game: each event is on disk before append() returns."""
 

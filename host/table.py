@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from tablelink.messages import Snapshot
 
 from .board_view import board_snapshot
 from .link.journal_keys import parse_source_tag
-from .record import FORMAT_VERSION, TABLE_RECORD_TYPES, Journal, read_record
+from .record import FORMAT_VERSION, TABLE_RECORD_TYPES, Journal, read_record, repair_torn_tail
 from .referee import Referee, Verdict
 from .rules import make_ruleset
 
@@ -77,8 +77,11 @@ class TableSession:
         return cls(referee=referee, journal=journal)
 
     @classmethod
-    def resume(cls, journal_path: pathlib.Path) -> "TableSession":
+    def resume(cls, journal_path: pathlib.Path, notice: Callable[[str], None] | None = None) -> "TableSession":
         """Rebuild the exact state from a journal, then keep appending to it."""
+        mended = repair_torn_tail(journal_path)
+        if mended and notice is not None:
+            notice(mended)
         header, records = read_record(journal_path)
         session = cls(referee=Referee(game=header.game, players=header.players,
                                       options=header.options, setup=header.setup))

@@ -178,6 +178,26 @@ def test_resume_reports_a_corrupt_journal_line(tmp_path: pathlib.Path) -> None:
         TableSession.resume(path)
 
 
+@pytest.mark.parametrize("torn", [b'{"type": "card", "seat": 2, "ca', b'{"type": "card", "seat": 1, "card": "red-7"}'])
+def test_resume_mends_a_last_line_cut_off_by_a_crash(tmp_path: pathlib.Path, torn: bytes) -> None:
+    """A crash mid-append leaves a torn last line: the torn part was never shown, so resume
+    drops it (and says so); a line complete but for its newline is kept."""
+    path = tmp_path / "j.jsonl"
+    session = TableSession.new(make_header("uno", 3), path)
+    session.submit({"type": "flip", "card": "red-5"})
+    session.close()
+    with open(path, "ab") as fh:
+        fh.write(torn)
+    notices: list[str] = []
+    session = TableSession.resume(path, notices.append)
+    complete = torn.endswith(b"}")
+    assert len(session.records) == (2 if complete else 1)
+    assert bool(notices) is not complete and all("cut off" in n for n in notices)
+    session.submit({"type": "card", "seat": 2, "card": "red-9"})  # appends cleanly after the mend
+    session.close()
+    assert [r.get("card") for r in read_record(path)[1]] == ["red-5"] + (["red-7"] if complete else []) + ["red-9"]
+
+
 def test_a_press_resent_after_a_host_restart_is_not_applied_twice(tmp_path: pathlib.Path) -> None:
     """The host journals a board press, then dies before acking it; the board keeps resending
     it; the restarted host (journal resumed) acks it without applying it again."""
