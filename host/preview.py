@@ -1,7 +1,7 @@
 """`--preview`: an OpenCV window with the pile region and the last card read drawn on the frame.
 
 The default install has OpenCV without windows (opencv-python-headless, which works on servers
-and in CI); `pip install tableref[gui]` brings the build that can open them.
+and in CI); `pip uninstall -y opencv-python-headless && pip install opencv-python` brings the build that can open them.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def why_no_window() -> str | None:
     info = cv2.getBuildInformation()
     gui = next((ln.split(":", 1)[1].strip() for ln in info.splitlines() if ln.strip().startswith("GUI:")), "")
     if not gui or gui.upper() == "NONE":
-        return "this OpenCV has no window support (opencv-python-headless); pip install 'tableref[gui]' for windows"
+        return "this OpenCV has no window support (opencv-python-headless); for windows: pip uninstall -y opencv-python-headless && pip install opencv-python"
     return None
 
 
