@@ -8,6 +8,7 @@
    the full ten-minute figure).
 
     python bench/bench_watcher.py [--frames 200] [--minutes 1]
+    python bench/bench_watcher.py --score 100     # accuracy on 100 streamed clips (slow: minutes)
 """
 from __future__ import annotations
 
@@ -67,13 +68,36 @@ def memory(minutes: float, recogniser: Recogniser) -> None:
           f"(was {before:.0f} MiB before the clip)")
 
 
+def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | None = None) -> None:
+    """Detection, extra reports, reading and latency on streamed seeded clips (640x360, 10 s)."""
+    from tableref.vision.synth.score import Score, score_clip
+
+    total = Score()
+    for seed in range(first_seed, first_seed + clips):
+        source = open_source(f"synth:seed={seed},size=640x360,duration=10" + (f",photos={photos}" if photos else ""))
+        watcher = PileWatcher(recogniser)
+        reported = [e.as_json() for f in source for e in watcher.feed(f.index, f.t, f.image)]
+        total = total.add(score_clip(source.ground_truth(), reported, f"seed {seed}"))  # type: ignore[attr-defined]
+    faces = f"photos from {photos}" if photos else "rendered uno"
+    print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, 640x360, 10 s, {faces}): {total.summary()}")
+    for line in total.misses + total.extras:
+        print("  ", line)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--frames", type=int, default=200, help="frames per speed run (default 200)")
     p.add_argument("--minutes", type=float, default=1.0, help="length of the streamed clip (default 1)")
+    p.add_argument("--score", type=int, default=0, metavar="N",
+                   help="instead: score the watcher on N streamed synthetic clips")
+    p.add_argument("--seed", type=int, default=0, help="first seed for --score (default 0)")
+    p.add_argument("--photos", default=None, metavar="DIR", help="--score with card faces from real photos (labels.csv)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
     recogniser = Recogniser(deck="auto")
+    if args.score:
+        accuracy(args.score, args.seed, recogniser, args.photos)
+        return 0
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory
     for size in ((1280, 720), (640, 480)):
         speed(size, args.frames, recogniser)

@@ -118,6 +118,15 @@ class SynthScene:
         self._lights: OrderedDict[int, np.ndarray] = OrderedDict()
         self._blob_cache: dict[int, np.ndarray] = {}
 
+    def use_script(self, script: Script) -> None:
+        """Replace the seeded script (e.g. a game's exact cards) keeping the table, camera and faces."""
+        self.script = script
+        self._changes = sorted((a.release, i) for i, a in enumerate(script.actions) if a.kind != "pass")
+        self._change_frames = [f for f, _ in self._changes]
+        self._switch_frames = [s.frame for s in script.switches]
+        self._bases.clear()
+        self._lights.clear()
+
     @property
     def n_frames(self) -> int:
         return self.script.n_frames
