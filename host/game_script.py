@@ -212,10 +212,5 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
                     (0.02, 8.0, 0.0), 0.5, 0.1)
     script.events = [{"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
                       "t": round(a.settled / fps, 4), "seat": a.seat} for a in b.actions if a.kind != "pass"]
-    scene.script = script
-    scene._changes = sorted((a.release, i) for i, a in enumerate(script.actions) if a.kind != "pass")
-    scene._change_frames = [fr for fr, _ in scene._changes]
-    scene._switch_frames = []
-    scene._bases.clear()
-    scene._lights.clear()
+    scene.use_script(script)
     return scene
