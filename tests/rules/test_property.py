@@ -194,19 +194,8 @@ def game_params(draw: st.DrawFn, game: str) -> tuple[int, int, dict[str, Any], f
 EXAMPLES = {"ono99_classic": 400, "ono99_2022": 1000, "uno": 250, "uno_no_mercy": 500, "ena": 250}
 
 
-def engine_has(game: str) -> bool:
-    """While the engine is being written, a game without a ruleset yet is skipped."""
-    try:
-        Referee(game, 2).state
-    except NotImplementedError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("game", list(EXAMPLES))
 def test_referee_agrees_with_simulator(game: str) -> None:
-    if not engine_has(game):
-        pytest.skip(f"the engine has no {game} ruleset yet")
     # No shrinking: a smaller seed is not a simpler game; the report names the failing seed
     # and the events leading to the disagreement, which is what a counterexample needs.
     @settings(max_examples=EXAMPLES[game], deadline=None, database=None, derandomize=True,
@@ -229,8 +218,6 @@ def test_record_written_by_simulator_replays_the_same(game: str, tmp_path: Any) 
     from tableref.record import read_record
     from tableref.simulate import write_record
 
-    if not engine_has(game):
-        pytest.skip(f"the engine has no {game} ruleset yet")
     for seed in range(3):
         sim = simulate_game(game, 3, seed, misplay_rate=0.1)
         path = write_record(sim, tmp_path / f"{game}-{seed}.jsonl")
