@@ -413,8 +413,8 @@ def _ninety_nine_face(code: str, w: int, h: int, rng: np.random.Generator | None
         corner = None
     else:
         assert text is not None
-        big = h * (0.26 if len(text) <= 2 else 0.34 / len(text) * 2.2)
-        _text(img, text, cx, cy, min(big, h * 0.26), INK["white"], INK["black"], font, 0.17, shadow=0.06,
+        big = min(h * 0.26, _height_for_width(text, font, 0.17, w * CENTRE_TEXT_WIDTH))
+        _text(img, text, cx, cy, big, INK["white"], INK["black"], font, 0.17, shadow=0.06,
               underline=text in ("6", "9"))
         corner = text
     ix, iy = w * 0.14, h * 0.09
@@ -425,6 +425,20 @@ def _ninety_nine_face(code: str, w: int, h: int, rng: np.random.Generator | None
         else:
             _text(img, corner, x, y, h * 0.06, INK["white"], None, font, 0.15, rotate180=rot)
     return img
+
+
+# The centre number stays inside the central oval the classifier reads (classify_symbol's
+# symbol_mask ellipse spans 0.72 of the width): a "-10" or "10" running past it loses digits.
+CENTRE_TEXT_WIDTH = 0.6
+
+
+def _height_for_width(text: str, font: int, weight: float, max_w: float) -> float:
+    """The largest cap height at which `text` (as drawn by _text) is at most `max_w` wide."""
+    height = 100.0
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = height / max(th, 1)
+    (tw, _), _ = cv2.getTextSize(text, font, scale, max(1, int(round(height * weight))))
+    return height * max_w / max(tw, 1)
 
 
 def render_card(code: str, style: str = "classic", short_side: int = 200,

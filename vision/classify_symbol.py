@@ -17,7 +17,8 @@ import numpy as np
 from .classify_colour import channel_max_min, white_balance, white_gains
 
 CANON_W, CANON_H = 128, 200
-FEATURE_VERSION = 5
+FEATURE_VERSION = 7
+RIM_SHARE = 0.1    # a blob with more than this share of itself on the centre ellipse's rim is the oval's ring
 
 UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wild_draw4"
 NINETY_NINE_PREFIX = "99:"
@@ -93,9 +94,12 @@ def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarra
     n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
     yy, xx = np.mgrid[0:h, 0:w]
     rim = (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
-    rim_labels = set(np.unique(lab[rim & (binary > 0)]).tolist())
+    # a blob is the ring when much of it lies on the rim; a numeral pushed off-centre by an
+    # imperfect outline (the "1" of a wide "10") only grazes it and must stay
+    on_rim = np.bincount(lab[rim & (binary > 0)], minlength=n)
     min_area = 0.004 * h * w
-    keep = [i for i in range(1, n) if i not in rim_labels and stats[i, cv2.CC_STAT_AREA] >= min_area]
+    keep = [i for i in range(1, n)
+            if on_rim[i] <= RIM_SHARE * stats[i, cv2.CC_STAT_AREA] and stats[i, cv2.CC_STAT_AREA] >= min_area]
     if not keep:
         keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
     if not keep:

@@ -12,13 +12,13 @@ def loso(photos, eval_photos_module):
 
 
 def test_leave_one_source_out(loso) -> None:
-    # measured 93.8 % (395/421); target 95 %
-    assert loso >= 0.91
+    # measured 94.8 % (399/421); target 95 %
+    assert loso >= 0.93
 
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
-    # no photo used for anything: renders only; measured 52.0 % (auto), 54.9 % (--deck uno)
-    assert eval_photos_module.run_builtin(photos) >= 0.48
+    # no photo used for anything: renders only; measured 53.4 % (auto), 56.3 % (--deck uno)
+    assert eval_photos_module.run_builtin(photos) >= 0.5
 
 
 def test_enrolment(photos, eval_photos_module) -> None:
@@ -27,4 +27,4 @@ def test_enrolment(photos, eval_photos_module) -> None:
     assert eval_photos_module.run_enroll(photos) >= ENROL_FLOOR  # also prints the set1 -> set2 figure (96 %)
 
 
-ENROL_FLOOR = 0.75  # measured 81 % (13/16, hemant_img); target 99 %
+ENROL_FLOOR = 0.85  # measured 93.8 % (15/16, hemant_img); target 99 %

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tableref.vision.cardface import all_codes, is_ninety_nine, render_card
 from tableref.vision.classify_symbol import CANON_H, CANON_W
@@ -29,8 +30,22 @@ def test_ninety_nine_faces_with_their_deck() -> None:
     codes = all_codes("ono99")
     ok = sum(rec.classify_card(cv2.resize(render_card(c, "ono99", 160)[:, :, :3], (CANON_W, CANON_H)))[0] == c
              for c in codes)
-    # measured 15/17: minus10 and num-1 stay just under the confidence floor (answer None)
-    assert ok >= len(codes) - 2, f"{ok}/{len(codes)}"
+    # measured 17/17 (15/17 before the "1" grazing the oval's rim was kept)
+    assert ok == len(codes), f"{ok}/{len(codes)}"
+
+
+# minus10 only to 3 %: further, its small "-" reaches the rim and the card reads num-10
+@pytest.mark.parametrize("code,most", [("num-10", 0.05), ("num-1", 0.05), ("num-0", 0.05), ("minus10", 0.03)])
+def test_wide_ninety_nine_numbers_survive_an_off_centre_outline(code: str, most: float) -> None:
+    # a finder outline a little off the card shifts the number sideways: the "1" of a "10"
+    # then grazes the centre oval's rim and must not be dropped (it read as num-0 before)
+    rec = Recogniser("ono99_2022")
+    face = cv2.resize(render_card(code, "ono99", 160)[:, :, :3], (CANON_W, CANON_H))
+    for shift in sorted({-most, -0.03, 0.03, most}):
+        m = np.float32([[1, 0, shift * CANON_W], [0, 1, 0]])
+        img = cv2.warpAffine(face, m, (CANON_W, CANON_H), borderMode=cv2.BORDER_REPLICATE)
+        got, conf = rec.classify_card(img)
+        assert got == code, (shift, got, conf)
 
 
 def test_random_scenes_round_trip(recogniser) -> None:
