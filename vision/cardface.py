@@ -115,14 +115,15 @@ def _rounded_rect(w: float, h: float, r: float, cx: float, cy: float, angle_deg:
 
 def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour: tuple[int, int, int],
           outline_colour: tuple[int, int, int] | None, font: int, weight: float = 0.14,
-          shadow: float = 0.0, underline: bool = False, rotate180: bool = False) -> None:
-    """Draw `text` centred at (cx, cy) with cap height `height`; optional outline / drop shadow."""
+          shadow: float = 0.0, underline: bool = False, rotate180: bool = False, bare_one: bool = False) -> None:
+    """Draw `text` centred at (cx, cy) with cap height `height`; optional outline / drop shadow.
+    `bare_one`: a "1" as printed UNO numerals have it (flag, no foot), not the font's serif one."""
     if rotate180:
         # Draw on a rotated copy so the text reads upside down like a card's lower index.
         h, w = img.shape[:2]
         flipped = cv2.rotate(img, cv2.ROTATE_180)
         _text(flipped, text, w - 1 - cx, h - 1 - cy, height, colour, outline_colour, font, weight,
-              shadow, underline, False)
+              shadow, underline, False, bare_one)
         img[:] = cv2.rotate(flipped, cv2.ROTATE_180)
         return
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
@@ -139,11 +140,27 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
     layers.append((0, 0, colour, thick))
     for dx, dy, col, t in layers:
         org = (int(round(org_x + dx)), int(round(org_y + dy)))
-        cv2.putText(img, text, org, font, scale, col, t, cv2.LINE_AA)
+        if bare_one and text == "1":
+            _bare_one(img, cx + dx, cy + dy, height, col, t, italic=bool(font & cv2.FONT_ITALIC))
+        else:
+            cv2.putText(img, text, org, font, scale, col, t, cv2.LINE_AA)
         if underline:
             y = int(round(org_y + dy + height * 0.26))
             cv2.line(img, (int(org_x + dx + tw * 0.18), y), (int(org_x + dx + tw * 0.82), y), col,
                      max(1, int(t * 0.45)), cv2.LINE_AA)
+
+
+def _bare_one(img: np.ndarray, cx: float, cy: float, height: float, colour: tuple[int, int, int],
+              thick: int, italic: bool) -> None:
+    """A "1" of stem and flag only, with the font's stroke (`thick`), so it reads like the
+    printed numeral rather than a 7 or an I."""
+    t = thick
+    lean = 0.18 * height if italic else 0.0
+    top = (cx + 0.08 * height + lean / 2, cy - height / 2)
+    foot = (cx + 0.08 * height - lean / 2, cy + height / 2)
+    flag = (top[0] - 0.4 * height, top[1] + 0.3 * height)
+    for a, b in ((top, foot), (top, flag)):
+        cv2.line(img, _pt(*a), _pt(*b), colour, t, cv2.LINE_AA, shift=4)
 
 
 # --------------------------------------------------------------------------- symbols
@@ -366,7 +383,7 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     if is_number:
         # printed numerals are big and bold: ~0.39 of the card height including the stroke
         _text(img, rank, cx, cy, h * 0.37, centre_fg, INK["black"], font, 0.2,
-              shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"))
+              shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"), bare_one=not clone)
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
         if rank == "wild" and clone:  # clone wilds: the whole oval in four colours

@@ -17,8 +17,8 @@ def test_leave_one_source_out(loso) -> None:
 
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
-    # no photo used for anything: renders only; measured 53.4 % (auto), 56.3 % (--deck uno)
-    assert eval_photos_module.run_builtin(photos) >= 0.5
+    # no photo used for anything: renders only; measured 58.0 % (auto), 60.8 % (--deck uno)
+    assert eval_photos_module.run_builtin(photos) >= 0.55
 
 
 def test_enrolment(photos, eval_photos_module) -> None:
