@@ -24,6 +24,9 @@ MIN_CONFIDENCE = 0.6
 MIN_SIMILARITY = 0.55
 FRAME_MIN_CONFIDENCE = 0.85
 CANDIDATES = 5   # card outlines tried per image, best first
+# a wild's ink mix stands in for similarity down to this closeness (see _classify)
+WILD_INK_CLOSENESS = 0.75
+WILD_INK_SHARE = 0.15
 SURE = 0.9       # stop trying outlines after an answer this confident
 
 
@@ -120,10 +123,21 @@ class Recogniser:
         if not scored:
             return None, 0.0, scored
         code = max(scored, key=lambda c: scored[c])
-        conf = scored[code] * min(1.0, max(0.0, (sim - MIN_SIMILARITY) / 0.2))
+        closeness = min(1.0, max(0.0, (sim - MIN_SIMILARITY) / 0.2))
+        if code.startswith("wild") and _four_inks(uno_colours):
+            # wilds are printed in many designs, few of which the profile holds; three or four
+            # inks in clear shares are evidence the nearest-neighbour distance cannot give
+            closeness = max(closeness, WILD_INK_CLOSENESS)
+        conf = scored[code] * closeness
         if code in (NONE_LABEL, BACK_LABEL) or sim < MIN_SIMILARITY or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
+
+
+def _four_inks(colours: dict[str, float]) -> bool:
+    """At least three of the four UNO inks, each a clear share of the coloured area."""
+    total = sum(colours.values()) or 1.0
+    return sum(v / total >= WILD_INK_SHARE for v in colours.values()) >= 3
 
 
 def _settle_six_nine(rank_probs: dict[str, float], mask: np.ndarray) -> dict[str, float]:

@@ -82,3 +82,12 @@ def test_non_card_answers_none_not_ninety_nine_card_in_uno_deck() -> None:
     got, _ = rec.classify_card(face)
     assert got is None or got.endswith("-7")  # the uno deck has no 99 codes to answer with
     assert got is None or not is_ninety_nine(got)
+
+
+def test_four_ink_mix_marks_a_wild_not_a_coloured_card() -> None:
+    from tableref.vision.classify_colour import colour_scores, white_gains
+    from tableref.vision.recognise import _four_inks
+    for code, style, want in (("wild", "clone", True), ("red-7", "classic", False), ("blue-skip", "clone", False)):
+        face = cv2.resize(render_card(code, style, 160)[:, :, :3], (CANON_W, CANON_H))
+        scores = colour_scores(face, white_gains(face))
+        assert _four_inks({c: scores[c] for c in ("red", "yellow", "green", "blue")}) is want, (code, scores)
