@@ -1,8 +1,9 @@
 """Reading the card that just landed: the one place where the watcher calls the recogniser.
 
 The watcher knows *where* the pile changed; the recogniser knows what cards look like. Of
-the card outlines the recogniser finds near the change, the one that covers the changed
-pixels best is the new top card; it is rectified and classified.
+the card outlines the recogniser finds near the change, those that cover the changed pixels
+best are tried, and so are card-sized outlines fitted to the change itself (card_fit.py: the
+finder often misses a card lying on other cards); the surest classification wins.
 """
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.vision.find_card import order_quad, warp_card
+from .card_fit import fitted_quads
+from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
+
+# a finder outline read this surely is taken as the card's true size (see card_short_side)
+SURE_OF_SIZE = 0.9
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,7 @@ class Reading:
     card: str | None
     confidence: float
     quad: np.ndarray | None  # 4x2, frame pixels
+    found: bool = False  # the quad is the card finder's own outline (not fitted to the change)
 
 
 def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
@@ -32,43 +38,39 @@ def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
     return cv2.countNonZero(cv2.bitwise_and(outline, changed)) / total if total else 0.0
 
 
-def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray) -> Reading:
+def card_short_side(reading: Reading) -> float | None:
+    """The card's short side in frame pixels, when this reading measured it (a sure read of
+    the finder's own outline); None otherwise."""
+    if not reading.found or reading.quad is None or reading.card is None or reading.confidence < SURE_OF_SIZE:
+        return None
+    q = np.asarray(reading.quad, np.float32).reshape(4, 2)
+    return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+
+
+def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray,
+                  short_side: float | None = None) -> Reading:
     """Find and classify the new top card inside `box` (frame pixels).
 
-    `changed` is a uint8 mask of the box (255 = changed since the last accepted pile image).
-    Without a recogniser the card is unknown (None), never guessed.
+    `changed` is a uint8 mask of the box (255 = changed since the last accepted pile image);
+    `short_side` the card's short side in frame pixels if known. Without a recogniser the
+    card is unknown (None), never guessed.
     """
     if recogniser is None:
         return Reading(None, 0.0, None)
     x0, y0, x1, y1 = box
     crop = frame_bgr[y0:y1, x0:x1]
-    candidates = []
+    candidates: list[tuple[np.ndarray, bool]] = []
     quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(crop)]
     if quads:
         scores = [_coverage(q, changed) for q in quads]
         # outlines come top card first; keep those whose edges changed, best covered first
         order = sorted(range(len(quads)), key=lambda i: (-round(scores[i], 1), i))
-        candidates += [quads[i] for i in order[:3] if scores[i] >= 0.3]
-    own = quad_from_change(changed)
-    if own is not None:
-        candidates.append(own)
-    best_reading = Reading(None, 0.0, candidates[0] + np.array([x0, y0], np.float32) if candidates else None)
-    for quad in candidates:
+        candidates += [(quads[i], True) for i in order[:3] if scores[i] >= 0.3]
+    candidates += [(q, False) for q in fitted_quads(changed, short_side)]
+    offset = np.array([x0, y0], np.float32)
+    best_reading = Reading(None, 0.0, candidates[0][0] + offset if candidates else None)
+    for quad, found in candidates:
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
         if card is not None and (best_reading.card is None or confidence > best_reading.confidence):
-            best_reading = Reading(card, float(confidence), quad + np.array([x0, y0], np.float32))
+            best_reading = Reading(card, float(confidence), quad + offset, found)
     return best_reading
-
-
-def quad_from_change(changed: np.ndarray) -> np.ndarray | None:
-    """The new top card's outline from where the pile changed: the smallest rectangle around
-    the largest changed piece (the card finder may miss a card lying on others)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    if count < 2:
-        return None
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))
-    (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
-    if min(w, h) < 8:
-        return None
-    return order_quad(cv2.boxPoints(((cx, cy), (w, h), angle)))
