@@ -32,17 +32,34 @@ def change_rect(changed: np.ndarray) -> tuple[tuple[float, float], tuple[float, 
     return rect
 
 
-def short_sides(rect_size: tuple[float, float], known: float | None) -> list[float]:
-    """Card short sides worth trying: the learnt one, else what the changed rectangle suggests
-    (its short side, or its long side over the card aspect when the short one is cut)."""
+def short_sides(rect_size: tuple[float, float], known: float | None, hint: float | None = None) -> list[float]:
+    """Card short sides worth trying: the known one, else what the changed rectangle suggests
+    (its short side, or its long side over the card aspect when the short one is cut) and
+    the `hint` (a size measured less surely)."""
     if known:
         return [known]
     lo, hi = sorted(rect_size)
-    guesses = [lo, hi / ASPECT]
-    return [guesses[0]] if abs(guesses[0] - guesses[1]) < 0.08 * guesses[0] else guesses
+    guesses: list[float] = []
+    for g in (lo, hi / ASPECT, hint):
+        if g and all(abs(g - o) >= 0.08 * o for o in guesses):
+            guesses.append(g)
+    return guesses
 
 
-def fitted_quads(changed: np.ndarray, short_side: float | None) -> list[np.ndarray]:
+def card_like_short_side(quads: list[np.ndarray], tolerance: float = 0.1) -> float | None:
+    """Median short side of the outlines with a card's aspect (whole cards in the pile: all
+    cards of a deck are the same size), None if there are none."""
+    sides = []
+    for q in quads:
+        q = np.asarray(q, np.float32).reshape(4, 2)
+        short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+        long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+        if short > 0 and abs(long / short / ASPECT - 1) <= tolerance:
+            sides.append(float(short))
+    return float(np.median(sides)) if sides else None
+
+
+def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | None = None) -> list[np.ndarray]:
     """Card-sized candidate outlines (4x2, mask pixels) around the largest changed piece."""
     rect = change_rect(changed)
     if rect is None:
@@ -53,7 +70,7 @@ def fitted_quads(changed: np.ndarray, short_side: float | None) -> list[np.ndarr
     v = np.array([-np.sin(t), np.cos(t)], np.float32)
     centre = np.array([cx, cy], np.float32)
     quads = []
-    for s in short_sides((rw, rh), short_side):
+    for s in short_sides((rw, rh), short_side, hint):
         for a, b in ((s * ASPECT, s), (s, s * ASPECT)):  # card extent along u, along v
             # where the change is smaller than the card, the card may sit anywhere over it:
             # try it centred and flush with either edge along each axis

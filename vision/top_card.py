@@ -13,7 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_fit import fitted_quads
+from .card_fit import card_like_short_side, fitted_quads
 from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
@@ -66,7 +66,9 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         # outlines come top card first; keep those whose edges changed, best covered first
         order = sorted(range(len(quads)), key=lambda i: (-round(scores[i], 1), i))
         candidates += [(quads[i], True) for i in order[:3] if scores[i] >= 0.3]
-    candidates += [(q, False) for q in fitted_quads(changed, short_side)]
+    # no sure read yet: the size of whole cards the finder saw is worth a try too
+    hint = card_like_short_side(quads) if short_side is None else None
+    candidates += [(q, False) for q in fitted_quads(changed, short_side, hint)]
     offset = np.array([x0, y0], np.float32)
     best_reading = Reading(None, 0.0, candidates[0][0] + offset if candidates else None)
     for quad, found in candidates:
