@@ -82,3 +82,88 @@ def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | No
                     corners = [c + sx * a / 2 * u + sy * b / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
                     quads.append(order_quad(np.array(corners, np.float32)))
     return quads
+
+
+def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
+    """The dominant edge direction (degrees, modulo 90) among the changed pixels: a new card's
+    outline is the strongest straight edge where the pile changed."""
+    mag = np.hypot(gx, gy)[where]
+    ang = np.degrees(np.arctan2(gy[where], gx[where])) % 90.0
+    hist = np.bincount(np.minimum(89, ang.astype(np.int32)), weights=mag, minlength=90)
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5), "valid")  # wraps around
+    return float(np.argmax(hist)) + 0.5
+
+
+def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """Points along a centred a x b rectangle's edges (inset a little) and their unit normals."""
+    t = (np.arange(n) + 0.5) / n - 0.5
+    pts, normals = [], []
+    for (px, py), (nx, ny), length in (((0, -b / 2), (0, 1), a), ((0, b / 2), (0, 1), a),
+                                       ((-a / 2, 0), (1, 0), b), ((a / 2, 0), (1, 0), b)):
+        along = np.array([ny, nx], np.float32)  # direction of the edge
+        pts.append(np.array([px, py], np.float32) + t[:, None] * (0.85 * length) * along)
+        normals.append(np.repeat(np.array([[nx, ny]], np.float32), n, axis=0))
+    return np.concatenate(pts), np.concatenate(normals)
+
+
+def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: list[float],
+                   sides: list[float]) -> list[tuple[float, np.ndarray, float, float, float]]:
+    """(edge support, centre, angle, a, b) for every combination, scored by the gradient
+    across the outline (the top card's whole outline shows; covered cards' do not)."""
+    h, w = gx.shape
+    out = []
+    for s in sides:
+        for ang in angles:
+            t = np.radians(ang)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+            a, b = s * ASPECT, s  # long side along the angle
+            pts, normals = _outline(a, b)
+            pts, normals = pts @ rot.T, normals @ rot.T
+            xy = centres[:, None, :] + pts[None, :, :]
+            x = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
+            y = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
+            across = np.abs(gx[y, x] * normals[None, :, 0] + gy[y, x] * normals[None, :, 1])
+            # a median-like score: the outline must show all round, not one strong edge
+            score = np.sort(across, axis=1)[:, across.shape[1] // 4]
+            for i in np.argsort(-score)[:3]:
+                out.append((float(score[i]), centres[i], ang, a, b))
+    return out
+
+
+def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: float | None,
+                      hint: float | None = None, keep: int = 3) -> list[np.ndarray]:
+    """Card-sized outlines over the change that sit best on strong edges (4x2, crop pixels).
+
+    When the landing card knocked another one aside, the change is the union of both places
+    and its rectangle says little; the new card's own outline, of the known size, is what
+    lines up with the edges. A coarse search over centres in the change and the dominant
+    edge angle (both ways round), then a fine one around the best few."""
+    rect = change_rect(changed)
+    if rect is None:
+        return []
+    grey = cv2.GaussianBlur(cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (3, 3), 0)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    where = changed > 0
+    if np.count_nonzero(where) < 20:
+        return []
+    theta = _edge_angle(gx, gy, where)
+    sides = short_sides(rect[1], short_side, hint)
+    step = max(2.0, min(sides) / 10)
+    ys, xs = np.nonzero(where[::int(step), ::int(step)])
+    centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
+    coarse = _best_outlines(gx, gy, centres, [theta, theta + 90.0], sides)
+    coarse.sort(key=lambda c: -c[0])
+    found: list[tuple[float, np.ndarray]] = []
+    for _, c, ang, a, b in coarse[:keep]:
+        d = np.arange(-step, step + 1, 1.0, dtype=np.float32)
+        fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
+        score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
+                                                     [b]), key=lambda r: r[0])
+        t = np.radians(ang2)
+        u = np.array([np.cos(t), np.sin(t)], np.float32)
+        v = np.array([-np.sin(t), np.cos(t)], np.float32)
+        corners = [c2 + sx * a2 / 2 * u + sy * b2 / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        found.append((score, order_quad(np.array(corners, np.float32))))
+    found.sort(key=lambda f: -f[0])
+    return [q for _, q in found]

@@ -13,7 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_fit import card_like_short_side, fitted_quads
+from .card_fit import card_like_short_side, edge_fitted_quads, fitted_quads
 from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
@@ -68,6 +68,7 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         candidates += [(quads[i], True) for i in order[:3] if scores[i] >= 0.3]
     # no sure read yet: the size of whole cards the finder saw is worth a try too
     hint = card_like_short_side(quads) if short_side is None else None
+    candidates += [(q, False) for q in edge_fitted_quads(crop, changed, short_side, hint)]
     candidates += [(q, False) for q in fitted_quads(changed, short_side, hint)]
     offset = np.array([x0, y0], np.float32)
     best_reading = Reading(None, 0.0, candidates[0][0] + offset if candidates else None)
