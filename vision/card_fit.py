@@ -18,14 +18,17 @@ from .find_card import order_quad
 
 
 def change_rect(changed: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """minAreaRect ((cx, cy), (w, h), angle) of the largest changed piece, holes closed."""
+    """minAreaRect ((cx, cy), (w, h), angle) of the changed pieces, holes closed. Pieces much
+    smaller than the largest are left out; sizeable ones count (where the new card matches
+    what lies below, its change falls apart into pieces)."""
     k = max(3, (min(changed.shape[:2]) // 40) | 1)
     closed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     if count < 2:
         return None
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.flatnonzero(areas >= 0.2 * areas.max()) + 1
+    pts = cv2.findNonZero(np.isin(labels, keep).astype(np.uint8))
     rect = cv2.minAreaRect(pts)
     if min(rect[1]) < 8:
         return None
@@ -82,6 +85,16 @@ def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | No
                     corners = [c + sx * a / 2 * u + sy * b / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
                     quads.append(order_quad(np.array(corners, np.float32)))
     return quads
+
+
+def _colour_gradient(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the x/y gradient of the colour channel that changes most there (a red card
+    on a red cloth hardly shows in grey)."""
+    img = cv2.GaussianBlur(bgr, (3, 3), 0).astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    pick = np.argmax(gx * gx + gy * gy, axis=2)[..., None]
+    return np.take_along_axis(gx, pick, 2)[..., 0], np.take_along_axis(gy, pick, 2)[..., 0]
 
 
 def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
@@ -141,9 +154,7 @@ def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: flo
     rect = change_rect(changed)
     if rect is None:
         return []
-    grey = cv2.GaussianBlur(cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (3, 3), 0)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = _colour_gradient(crop_bgr)
     where = changed > 0
     if np.count_nonzero(where) < 20:
         return []
@@ -167,3 +178,4 @@ def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: flo
         found.append((score, order_quad(np.array(corners, np.float32))))
     found.sort(key=lambda f: -f[0])
     return [q for _, q in found]
+
