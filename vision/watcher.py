@@ -22,7 +22,7 @@ import numpy as np
 
 from .motion import MotionConfig, Normaliser, View, change_mask, clean, settled_change
 from .pile_region import Box, PileRegion
-from .top_card import Reading, card_short_side, read_top_card
+from .top_card import Reading, read_top_card
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,6 @@ class PileWatcher:
         self._t_motion = 0.0
         self._t_grow = 0.0
         self._edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
-        self._short_sides: list[float] = []  # card short sides (frame px) measured by sure reads
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -258,12 +257,7 @@ class PileWatcher:
         crop = small[sy0:sy1, sx0:sx1]
         changed = cv2.resize(cv2.dilate(crop, np.ones((3, 3), np.uint8)), (box[2] - box[0], box[3] - box[1]),
                              interpolation=cv2.INTER_NEAREST)
-        known = float(np.median(self._short_sides)) if self._short_sides else None
-        reading = read_top_card(self.recogniser, frame, box, changed, known)
-        measured = card_short_side(reading)
-        if measured is not None:
-            self._short_sides = (self._short_sides + [measured])[-9:]
-        return reading
+        return read_top_card(self.recogniser, frame, box, changed)
 
 
 def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | None:
