@@ -58,6 +58,8 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     offset = np.array([x0, y0], np.float32)
     best_reading = Reading(None, 0.0, candidates[0] + offset if candidates else None)
     for quad in candidates:
+        if best_reading.confidence >= 1.0:
+            break  # nothing can read surer (confidences are at most 1): spare the other outlines
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
         if card is not None and (best_reading.card is None or confidence > best_reading.confidence):
             best_reading = Reading(card, float(confidence), quad + offset)
