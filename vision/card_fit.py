@@ -160,6 +160,11 @@ def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: flo
         return []
     theta = _edge_angle(gx, gy, where)
     sides = short_sides(rect[1], short_side, hint)
+    if short_side is None:
+        # shadows and cards knocked aside widen the change and the finder's whole cards may
+        # be none: let the outline's fit to the edges choose among sizes down to half the change
+        lo, hi = sorted(rect[1])
+        sides += list(np.geomspace(0.5 * lo, max(lo, hi / ASPECT), 9))
     step = max(2.0, min(sides) / 10)
     ys, xs = np.nonzero(where[::int(step), ::int(step)])
     centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
