@@ -80,7 +80,7 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
         total = total.add(score_clip(source.ground_truth(), reported, f"seed {seed}"))  # type: ignore[attr-defined]
     faces = f"photos from {photos}" if photos else "rendered uno"
     print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, 640x360, 10 s, {faces}): {total.summary()}")
-    for line in total.misses + total.extras:
+    for line in total.misses + total.extras + total.misreads:
         print("  ", line)
 
 
@@ -92,12 +92,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="instead: score the watcher on N streamed synthetic clips")
     p.add_argument("--seed", type=int, default=0, help="first seed for --score (default 0)")
     p.add_argument("--photos", default=None, metavar="DIR", help="--score with card faces from real photos (labels.csv)")
+    p.add_argument("--deck", default=None,
+                   help="the recogniser's deck for --score (default: uno, the rendered clips' deck, as the app "
+                        "passes the game's deck; auto with --photos)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
-    recogniser = Recogniser(deck="auto")
     if args.score:
-        accuracy(args.score, args.seed, recogniser, args.photos)
+        deck = args.deck or ("auto" if args.photos else "uno")
+        print(f"recogniser deck: {deck}")
+        accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos)
         return 0
+    recogniser = Recogniser(deck=args.deck or "auto")
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory
     for size in ((1280, 720), (640, 480)):
         speed(size, args.frames, recogniser)

@@ -1,8 +1,9 @@
 """Reading the card that just landed: the one place where the watcher calls the recogniser.
 
 The watcher knows *where* the pile changed; the recogniser knows what cards look like. Of
-the card outlines the recogniser finds near the change, the one that covers the changed
-pixels best is the new top card; it is rectified and classified.
+the card outlines the recogniser finds near the change, those that cover the changed pixels
+best are tried, and so are card-sized outlines fitted to the change itself (card_fit.py: the
+finder often misses a card lying on other cards); the surest classification wins.
 """
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.vision.find_card import order_quad, warp_card
+from .card_fit import card_like_short_side, edge_fitted_quads, fitted_quads
+from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
-
 
 @dataclass(frozen=True)
 class Reading:
@@ -36,39 +37,30 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     """Find and classify the new top card inside `box` (frame pixels).
 
     `changed` is a uint8 mask of the box (255 = changed since the last accepted pile image).
-    Without a recogniser the card is unknown (None), never guessed.
+    Without a recogniser the card is unknown (None), never guessed. The card's size is
+    estimated afresh at every read (from the change and the whole cards the finder sees), not
+    learnt across reads: a resumed run must read the same frames the same way.
     """
     if recogniser is None:
         return Reading(None, 0.0, None)
     x0, y0, x1, y1 = box
     crop = frame_bgr[y0:y1, x0:x1]
-    candidates = []
+    candidates: list[np.ndarray] = []
     quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(crop)]
     if quads:
         scores = [_coverage(q, changed) for q in quads]
         # outlines come top card first; keep those whose edges changed, best covered first
         order = sorted(range(len(quads)), key=lambda i: (-round(scores[i], 1), i))
         candidates += [quads[i] for i in order[:3] if scores[i] >= 0.3]
-    own = quad_from_change(changed)
-    if own is not None:
-        candidates.append(own)
-    best_reading = Reading(None, 0.0, candidates[0] + np.array([x0, y0], np.float32) if candidates else None)
+    hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
+    candidates += edge_fitted_quads(crop, changed, None, hint)
+    candidates += fitted_quads(changed, None, hint)
+    offset = np.array([x0, y0], np.float32)
+    best_reading = Reading(None, 0.0, candidates[0] + offset if candidates else None)
     for quad in candidates:
+        if best_reading.confidence >= 1.0:
+            break  # nothing can read surer (confidences are at most 1): spare the other outlines
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
         if card is not None and (best_reading.card is None or confidence > best_reading.confidence):
-            best_reading = Reading(card, float(confidence), quad + np.array([x0, y0], np.float32))
+            best_reading = Reading(card, float(confidence), quad + offset)
     return best_reading
-
-
-def quad_from_change(changed: np.ndarray) -> np.ndarray | None:
-    """The new top card's outline from where the pile changed: the smallest rectangle around
-    the largest changed piece (the card finder may miss a card lying on others)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    if count < 2:
-        return None
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))
-    (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
-    if min(w, h) < 8:
-        return None
-    return order_quad(cv2.boxPoints(((cx, cy), (w, h), angle)))

@@ -1,0 +1,186 @@
+"""Card outlines fitted to where the pile changed, for when the card finder misses the new card.
+
+A card landing changes the pile image over (most of) its own area: the changed region's
+rotated bounding rectangle gives the card's angle and roughly its place. Its size is not
+trusted: shadows make it larger, and where the new card matches what lies below (its border
+on another card's border, the same card on itself) the change is only part of the card. So
+the rectangle is replaced by card-sized ones (known aspect, short side learnt or estimated)
+in both orientations, centred on the change and snapped to each of its edges; the reader
+classifies them all and keeps the surest.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .cardface import ASPECT
+from .find_card import order_quad
+
+
+def change_rect(changed: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """minAreaRect ((cx, cy), (w, h), angle) of the changed pieces, holes closed. Pieces much
+    smaller than the largest are left out; sizeable ones count (where the new card matches
+    what lies below, its change falls apart into pieces)."""
+    k = max(3, (min(changed.shape[:2]) // 40) | 1)
+    closed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    if count < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.flatnonzero(areas >= 0.2 * areas.max()) + 1
+    pts = cv2.findNonZero(np.isin(labels, keep).astype(np.uint8))
+    rect = cv2.minAreaRect(pts)
+    if min(rect[1]) < 8:
+        return None
+    return rect
+
+
+def short_sides(rect_size: tuple[float, float], known: float | None, hint: float | None = None) -> list[float]:
+    """Card short sides worth trying: the known one, else what the changed rectangle suggests
+    (its short side, or its long side over the card aspect when the short one is cut) and
+    the `hint` (a size measured less surely)."""
+    if known:
+        return [known]
+    lo, hi = sorted(rect_size)
+    guesses: list[float] = []
+    for g in (lo, hi / ASPECT, hint):
+        if g and all(abs(g - o) >= 0.08 * o for o in guesses):
+            guesses.append(g)
+    return guesses
+
+
+def card_like_short_side(quads: list[np.ndarray], tolerance: float = 0.1) -> float | None:
+    """Median short side of the outlines with a card's aspect (whole cards in the pile: all
+    cards of a deck are the same size), None if there are none."""
+    sides = []
+    for q in quads:
+        q = np.asarray(q, np.float32).reshape(4, 2)
+        short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+        long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+        if short > 0 and abs(long / short / ASPECT - 1) <= tolerance:
+            sides.append(float(short))
+    return float(np.median(sides)) if sides else None
+
+
+def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | None = None) -> list[np.ndarray]:
+    """Card-sized candidate outlines (4x2, mask pixels) around the largest changed piece."""
+    rect = change_rect(changed)
+    if rect is None:
+        return []
+    (cx, cy), (rw, rh), angle = rect
+    t = np.radians(angle)
+    u = np.array([np.cos(t), np.sin(t)], np.float32)  # the rectangle's "w" axis
+    v = np.array([-np.sin(t), np.cos(t)], np.float32)
+    centre = np.array([cx, cy], np.float32)
+    quads = []
+    for s in short_sides((rw, rh), short_side, hint):
+        for a, b in ((s * ASPECT, s), (s, s * ASPECT)):  # card extent along u, along v
+            # where the change is smaller than the card, the card may sit anywhere over it:
+            # try it centred and flush with either edge along each axis
+            du = [0.0] + ([-(a - rw) / 2, (a - rw) / 2] if a > rw * 1.1 else [])
+            dv = [0.0] + ([-(b - rh) / 2, (b - rh) / 2] if b > rh * 1.1 else [])
+            for x in du:
+                for y in dv:
+                    c = centre + x * u + y * v
+                    corners = [c + sx * a / 2 * u + sy * b / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+                    quads.append(order_quad(np.array(corners, np.float32)))
+    return quads
+
+
+def _colour_gradient(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the x/y gradient of the colour channel that changes most there (a red card
+    on a red cloth hardly shows in grey)."""
+    img = cv2.GaussianBlur(bgr, (3, 3), 0).astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    pick = np.argmax(gx * gx + gy * gy, axis=2)[..., None]
+    return np.take_along_axis(gx, pick, 2)[..., 0], np.take_along_axis(gy, pick, 2)[..., 0]
+
+
+def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
+    """The dominant edge direction (degrees, modulo 90) among the changed pixels: a new card's
+    outline is the strongest straight edge where the pile changed."""
+    mag = np.hypot(gx, gy)[where]
+    ang = np.degrees(np.arctan2(gy[where], gx[where])) % 90.0
+    hist = np.bincount(np.minimum(89, ang.astype(np.int32)), weights=mag, minlength=90)
+    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5), "valid")  # wraps around
+    return float(np.argmax(hist)) + 0.5
+
+
+def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """Points along a centred a x b rectangle's edges (inset a little) and their unit normals."""
+    t = (np.arange(n) + 0.5) / n - 0.5
+    pts, normals = [], []
+    for (px, py), (nx, ny), length in (((0, -b / 2), (0, 1), a), ((0, b / 2), (0, 1), a),
+                                       ((-a / 2, 0), (1, 0), b), ((a / 2, 0), (1, 0), b)):
+        along = np.array([ny, nx], np.float32)  # direction of the edge
+        pts.append(np.array([px, py], np.float32) + t[:, None] * (0.85 * length) * along)
+        normals.append(np.repeat(np.array([[nx, ny]], np.float32), n, axis=0))
+    return np.concatenate(pts), np.concatenate(normals)
+
+
+def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: list[float],
+                   sides: list[float]) -> list[tuple[float, np.ndarray, float, float, float]]:
+    """(edge support, centre, angle, a, b) for every combination, scored by the gradient
+    across the outline (the top card's whole outline shows; covered cards' do not)."""
+    h, w = gx.shape
+    out = []
+    for s in sides:
+        for ang in angles:
+            t = np.radians(ang)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+            a, b = s * ASPECT, s  # long side along the angle
+            pts, normals = _outline(a, b)
+            pts, normals = pts @ rot.T, normals @ rot.T
+            xy = centres[:, None, :] + pts[None, :, :]
+            x = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
+            y = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
+            across = np.abs(gx[y, x] * normals[None, :, 0] + gy[y, x] * normals[None, :, 1])
+            # a median-like score: the outline must show all round, not one strong edge
+            score = np.sort(across, axis=1)[:, across.shape[1] // 4]
+            for i in np.argsort(-score)[:3]:
+                out.append((float(score[i]), centres[i], ang, a, b))
+    return out
+
+
+def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: float | None,
+                      hint: float | None = None, keep: int = 3) -> list[np.ndarray]:
+    """Card-sized outlines over the change that sit best on strong edges (4x2, crop pixels).
+
+    When the landing card knocked another one aside, the change is the union of both places
+    and its rectangle says little; the new card's own outline, of the known size, is what
+    lines up with the edges. A coarse search over centres in the change and the dominant
+    edge angle (both ways round), then a fine one around the best few."""
+    rect = change_rect(changed)
+    if rect is None:
+        return []
+    gx, gy = _colour_gradient(crop_bgr)
+    where = changed > 0
+    if np.count_nonzero(where) < 20:
+        return []
+    theta = _edge_angle(gx, gy, where)
+    sides = short_sides(rect[1], short_side, hint)
+    if short_side is None:
+        # shadows and cards knocked aside widen the change and the finder's whole cards may
+        # be none: let the outline's fit to the edges choose among sizes down to half the change
+        lo, hi = sorted(rect[1])
+        sides += list(np.geomspace(0.5 * lo, max(lo, hi / ASPECT), 9))
+    step = max(2.0, min(sides) / 10)
+    ys, xs = np.nonzero(where[::int(step), ::int(step)])
+    centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
+    coarse = _best_outlines(gx, gy, centres, [theta, theta + 90.0], sides)
+    coarse.sort(key=lambda c: -c[0])
+    found: list[tuple[float, np.ndarray]] = []
+    for _, c, ang, a, b in coarse[:keep]:
+        d = np.arange(-step, step + 1, 1.0, dtype=np.float32)
+        fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
+        score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
+                                                     [b]), key=lambda r: r[0])
+        t = np.radians(ang2)
+        u = np.array([np.cos(t), np.sin(t)], np.float32)
+        v = np.array([-np.sin(t), np.cos(t)], np.float32)
+        corners = [c2 + sx * a2 / 2 * u + sy * b2 / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        found.append((score, order_quad(np.array(corners, np.float32))))
+    found.sort(key=lambda f: -f[0])
+    return [q for _, q in found]
+
