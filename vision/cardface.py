@@ -20,6 +20,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from . import glyphs
+
 # Card proportions of a real UNO card (56 x 87 mm).
 ASPECT = 87.0 / 56.0
 
@@ -115,52 +117,52 @@ def _rounded_rect(w: float, h: float, r: float, cx: float, cy: float, angle_deg:
 
 def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour: tuple[int, int, int],
           outline_colour: tuple[int, int, int] | None, font: int, weight: float = 0.14,
-          shadow: float = 0.0, underline: bool = False, rotate180: bool = False, bare_one: bool = False) -> None:
+          shadow: float = 0.0, underline: bool = False, rotate180: bool = False, numerals: bool = False,
+          italic: float = 0.0) -> None:
     """Draw `text` centred at (cx, cy) with cap height `height`; optional outline / drop shadow.
-    `bare_one`: a "1" as printed UNO numerals have it (flag, no foot), not the font's serif one."""
+    `numerals`: digits are drawn with the project's own UNO-like glyphs (glyphs.py), leaning by
+    `italic`, instead of the Hershey `font`."""
     if rotate180:
         # Draw on a rotated copy so the text reads upside down like a card's lower index.
         h, w = img.shape[:2]
         flipped = cv2.rotate(img, cv2.ROTATE_180)
         _text(flipped, text, w - 1 - cx, h - 1 - cy, height, colour, outline_colour, font, weight,
-              shadow, underline, False, bare_one)
+              shadow, underline, False, numerals, italic)
         img[:] = cv2.rotate(flipped, cv2.ROTATE_180)
         return
-    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
-    scale = height / max(th, 1)
-    thick = max(1, int(round(height * weight)))
-    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    own = numerals and glyphs.is_numeral(text)
+    if own:
+        tw, th, thick = glyphs.text_width(text, height, weight), height, max(1, int(round(height * weight)))
+    else:
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+        scale = height / max(th, 1)
+        thick = max(1, int(round(height * weight)))
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     org_x, org_y = cx - tw / 2, cy + th / 2
     layers: list[tuple[float, float, tuple[int, int, int], int]] = []
     if shadow > 0:
         d = height * shadow
-        layers.append((d, d, INK["black"], thick + max(2, int(height * 0.08))))
+        # a shadow behind an outlined numeral is as fat as the outline; alone, it is a thin
+        # offset copy (clone prints), which must not fill the numeral's counters
+        layers.append((d, d, INK["black"], max(2, int(height * 0.08)) if outline_colour is not None else 0))
     if outline_colour is not None:
-        layers.append((0, 0, outline_colour, thick + max(2, int(height * 0.10))))
-    layers.append((0, 0, colour, thick))
-    for dx, dy, col, t in layers:
-        org = (int(round(org_x + dx)), int(round(org_y + dy)))
-        if bare_one and text == "1":
-            _bare_one(img, cx + dx, cy + dy, height, col, t, italic=bool(font & cv2.FONT_ITALIC))
+        layers.append((0, 0, outline_colour, max(2, int(height * 0.10))))
+    layers.append((0, 0, colour, 0))
+    for dx, dy, col, extra in layers:
+        if own:
+            glyphs.draw_numeral(img, text, cx + dx, cy + dy, height, col, weight, italic, extra)
         else:
-            cv2.putText(img, text, org, font, scale, col, t, cv2.LINE_AA)
-        if underline:
+            org = (int(round(org_x + dx)), int(round(org_y + dy)))
+            cv2.putText(img, text, org, font, scale, col, thick + extra, cv2.LINE_AA)
+        if underline and own:
+            x0, x1, y, t = glyphs.underline_box(cx, cy, height, weight)
+            lean = italic * (y - cy) * (1 - weight)
+            cv2.line(img, _pt(x0 - lean + dx, y + dy), _pt(x1 - lean + dx, y + dy), col, max(1, int(t + extra)),
+                     cv2.LINE_AA, shift=4)
+        elif underline:
             y = int(round(org_y + dy + height * 0.26))
             cv2.line(img, (int(org_x + dx + tw * 0.18), y), (int(org_x + dx + tw * 0.82), y), col,
-                     max(1, int(t * 0.45)), cv2.LINE_AA)
-
-
-def _bare_one(img: np.ndarray, cx: float, cy: float, height: float, colour: tuple[int, int, int],
-              thick: int, italic: bool) -> None:
-    """A "1" of stem and flag only, with the font's stroke (`thick`), so it reads like the
-    printed numeral rather than a 7 or an I."""
-    t = thick
-    lean = 0.18 * height if italic else 0.0
-    top = (cx + 0.08 * height + lean / 2, cy - height / 2)
-    foot = (cx + 0.08 * height - lean / 2, cy + height / 2)
-    flag = (top[0] - 0.4 * height, top[1] + 0.3 * height)
-    for a, b in ((top, foot), (top, flag)):
-        cv2.line(img, _pt(*a), _pt(*b), colour, t, cv2.LINE_AA, shift=4)
+                     max(1, int((thick + extra) * 0.45)), cv2.LINE_AA)
 
 
 # --------------------------------------------------------------------------- symbols
@@ -192,35 +194,60 @@ def _arrow_poly(x0: float, y0: float, x1: float, y1: float, width: float) -> np.
     ])
 
 
+def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colour: tuple[int, int, int],
+                grow: float) -> None:
+    """A bold arrow along `path` (tail ... neck), its head past the neck; `grow` px fatter all
+    round (outline layers)."""
+    pts = np.array(path, np.float64)
+    cv2.polylines(img, [np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)], False, colour,
+                  max(1, int(round(s * 0.15 + 2 * grow))), cv2.LINE_AA, shift=4)
+    d = pts[-1] - pts[-2]
+    d /= np.linalg.norm(d) or 1.0
+    perp = np.array([-d[1], d[0]])
+    neck = pts[-1] - d * grow
+    tip = pts[-1] + d * (s * 0.22 + 1.6 * grow)
+    half = s * 0.17 + 1.6 * grow
+    _poly(img, np.array([neck + perp * half, tip, neck - perp * half]), colour)
+
+
 def _sym_reverse(img, cx, cy, s, fg, ol):
-    w = s * 0.13
-    off = s * 0.12
-    a = _arrow_poly(cx - s * 0.30 - off, cy + s * 0.30 - off, cx + s * 0.30 - off, cy - s * 0.30 - off, w)
-    b = _arrow_poly(cx + s * 0.30 + off, cy - s * 0.30 + off, cx - s * 0.30 + off, cy + s * 0.30 + off, w)
-    for p in (a, b):
-        _poly(img, p, fg, outline=max(1, int(s * 0.03)) if ol else 0, outline_colour=ol or INK["black"])
+    """Two fat arrows as printed, making an S: each tail curls down beside the other arrow's
+    shaft and the shaft points out to a corner; the second arrow is the first turned half
+    round, drawn over it with its own outline so the two stay apart."""
+    arrow = [(-0.13, 0.1), (-0.125, 0.04), (-0.1, -0.04), (-0.06, -0.1), (0.08, -0.23)]
+    edge = ol or INK["white"]   # clone prints part the arrows with the white of the oval
+    for sign in (1, -1):
+        path = [(cx + sign * x * s, cy + sign * y * s) for x, y in arrow]
+        _bent_arrow(img, path, s, edge, max(1.0, s * 0.03))
+        _bent_arrow(img, path, s, fg, 0.0)
 
 
-def _mini_cards(img, cx, cy, s, colours, ol, n_offsets):
-    cw, ch = s * 0.36, s * 0.52
+def _mini_cards(img, cx, cy, s, colours, ol, n_offsets, lean: float = 0.0):
+    """Little upright cards (back to front), slanted by `lean` (top to the right) in prints
+    that draw them italic."""
+    cw, ch = s * 0.34, s * 0.5
     for (ox, oy), col in zip(n_offsets, colours):
-        p = _rounded_rect(cw, ch, cw * 0.15, cx + ox * s, cy + oy * s, -12)
-        _poly(img, p, col, outline=max(1, int(s * 0.03)), outline_colour=ol or INK["black"])
+        p = _rounded_rect(cw, ch, cw * 0.15, 0, 0)
+        p[:, 0] -= lean * p[:, 1]
+        _poly(img, p + (cx + ox * s, cy + oy * s), col, outline=max(1, int(s * 0.03)), outline_colour=ol or INK["black"])
 
 
-def _sym_draw2(img, cx, cy, s, fg, ol):
-    _mini_cards(img, cx, cy, s, (fg, fg), ol or INK["black"], ((-0.08, 0.09), (0.08, -0.09)))
+def _sym_draw2(img, cx, cy, s, fg, ol, lean=0.0):
+    _mini_cards(img, cx, cy, s, (fg, fg), ol or INK["black"], ((0.1, -0.1), (-0.1, 0.1)), lean)
 
 
-def _sym_draw4_coloured(img, cx, cy, s, fg, ol):
-    offs = ((-0.18, 0.12), (-0.06, 0.04), (0.06, -0.04), (0.18, -0.12))
-    _mini_cards(img, cx, cy, s, (fg,) * 4, ol or INK["black"], offs)
+def _sym_draw4_coloured(img, cx, cy, s, fg, ol, lean=0.0):
+    offs = ((0.18, -0.12), (0.06, -0.04), (-0.06, 0.04), (-0.18, 0.12))
+    _mini_cards(img, cx, cy, s, (fg,) * 4, ol or INK["black"], offs, lean)
 
 
-def _sym_wild_draw4(img, cx, cy, s, fg, ol):
-    offs = ((-0.16, 0.14), (-0.02, 0.08), (0.06, -0.08), (0.20, -0.14))
-    cols = (INK["blue"], INK["green"], INK["red"], INK["yellow"])
-    _mini_cards(img, cx, cy, s, cols, INK["white"], offs)
+def _sym_wild_draw4(img, cx, cy, s, fg, ol, lean=0.0):
+    # printed on a white oval, like the coloured cards' oval
+    cv2.ellipse(img, _pt(cx, cy), (int(s * 0.58 * 16), int(s * 1.08 * 16)), 30, 0, 360, INK["white"], -1,
+                cv2.LINE_AA, shift=4)
+    offs = ((-0.1, -0.16), (0.14, -0.06), (-0.14, 0.06), (0.1, 0.16))
+    cols = (INK["blue"], INK["yellow"], INK["green"], INK["red"])
+    _mini_cards(img, cx, cy, s * 0.85, cols, INK["black"], offs, lean)
 
 
 def _four_colour_oval(img, cx, cy, ax, ay, angle):
@@ -333,6 +360,9 @@ SYMBOLS: dict[str, Symbol] = {
     "wild_color_roulette": _sym_roulette,
 }
 
+# symbols drawn slanted on italic prints
+LEANING = ("draw2", "draw4", "wild_draw4")
+
 # Corner index text (None: a small copy of the centre symbol is drawn instead).
 CORNER_TEXT: dict[str, str | None] = {
     "skip": None, "reverse": None, "draw2": "+2", "draw4": "+4", "skip_all": None, "discard_all": None,
@@ -372,6 +402,9 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     cx, cy = w / 2, h / 2
     is_number = rank in NUMBER_RANKS
     clone = style == "clone"
+    # printings differ in weight and lean (classic upright, many clones italic)
+    weight = 0.2 if rng is None else float(rng.uniform(0.16, 0.23))
+    lean = (0.2 if clone else 0.0) if rng is None else float(rng.uniform(0.0, 0.35) if clone else rng.uniform(0, 0.06))
     if clone:
         cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, INK["white"], -1, cv2.LINE_AA, shift=4)
     else:
@@ -382,15 +415,20 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     centre_ol = INK["black"] if not clone else (None if colour is not None else INK["black"])
     if is_number:
         # printed numerals are big and bold: ~0.39 of the card height including the stroke
-        _text(img, rank, cx, cy, h * 0.37, centre_fg, INK["black"], font, 0.2,
-              shadow=0.0 if clone else 0.05, underline=rank in ("6", "9"), bare_one=not clone)
+        _text(img, rank, cx, cy, h * 0.36, centre_fg, None if clone else INK["black"], font, weight,
+              shadow=0.03 if clone else 0.05, underline=rank in ("6", "9"), numerals=True, italic=lean)
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
-        if rank == "wild" and clone:  # clone wilds: the whole oval in four colours
-            _four_colour_oval(img, cx, cy, ax, ay, tilt)
+        lettered = not clone and (rng is None or rng.random() < 0.4)
+        if rank == "wild" and not lettered:  # newer prints and clones: the whole oval in four colours
+            round_ = rng is not None and rng.random() < 0.3
+            _four_colour_oval(img, cx, cy, ax, ax if round_ else ay, 0 if round_ else tilt)
         else:
             symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
-            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
+            if rank in LEANING:
+                symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], lean)  # type: ignore[call-arg]
+            else:
+                symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08
@@ -398,7 +436,8 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     for rot in (False, True):
         if label is not None:
             _text(img, label, ix if not rot else w - ix, iy if not rot else h - iy, idx_h, INK["white"], INK["black"]
-                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX, 0.14, underline=label in ("6", "9"), rotate180=rot)
+                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX, 0.18, underline=label in ("6", "9"), rotate180=rot,
+                  numerals=True)
         else:
             x, y = (ix, iy) if not rot else (w - ix, h - iy)
             SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None)

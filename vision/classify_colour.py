@@ -76,3 +76,18 @@ def colour_scores(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> dict
     out["black"] = black
     out["_saturated"] = float(frac_sat)
     return out
+
+
+def field_darkness(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> float:
+    """Share of dark grey pixels on a ring just inside the card's edge, where the field shows.
+    Wilds (and the 99 deck's black card) have a black field; coloured cards, whatever their
+    print, a coloured one: on the dev photos wilds give 0.36 and more, coloured cards 0.14 at
+    most."""
+    small = cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA)
+    wb = white_balance(small, white_gains(card_bgr) if gains is None else gains)
+    mx, mn = channel_max_min(wb)
+    dark = (mx < 80) & ((mx - mn) < 0.45 * np.maximum(mx, 1))
+    ring = np.zeros(dark.shape, bool)
+    ring[3:-3, 3:-3] = True
+    ring[6:-6, 6:-6] = False
+    return float(dark[ring].mean())

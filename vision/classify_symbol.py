@@ -120,8 +120,16 @@ def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarra
 
 def six_or_nine(mask: np.ndarray) -> str | None:
     """Tell 6 from 9 by geometry, whatever way up the card lies: the underline marks the
-    bottom of the digit, and a 6 has its closed loop in its lower half."""
+    bottom of the digit, and a 6 has its closed loop in its lower half. Many prints join the
+    underline to the digit through its shadow; a slight erosion parts them."""
     binary = (mask > 0.5).astype(np.uint8)
+    found = _six_or_nine(binary)
+    if found is None:
+        found = _six_or_nine(cv2.erode(binary, np.ones((3, 3), np.uint8)))
+    return found
+
+
+def _six_or_nine(binary: np.ndarray) -> str | None:
     n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
     if n < 3:
         return None

@@ -214,10 +214,17 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
     for k in (7, 21):
         masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
+    # 6. the black field of a wild, on a table lighter than it (a white card on a light
+    # table shows no border to follow)
+    if float(np.median(v)) > 110:
+        dark = (v < 70).astype(np.uint8) * 255
+        masks.append(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))))
+    else:
+        masks.append(np.zeros_like(v))
     return masks
 
 
-FIELD_MASKS = 2  # the last masks outline the printed field, not the whole card
+FIELD_MASKS = 3  # the last masks outline the printed field, not the whole card
 
 
 def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:

@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r15"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r18"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -103,7 +103,8 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
 
     for code in training_codes():
         styles = ("ono99",) if is_ninety_nine(code) else UNO_STYLES
-        n = per_code * 3 if is_ninety_nine(code) else per_code
+        # 99 cards have one style where UNO has two; wilds come in many prints
+        n = per_code * 3 if is_ninety_nine(code) or code.startswith("wild") else per_code
         for style in styles:
             for _ in range(n):
                 add(render_card(code, style, 200, rng), rank_key(code), code)

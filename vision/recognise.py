@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
-from .classify_colour import COLOURS, colour_scores, white_gains
+from .classify_colour import COLOURS, colour_scores, field_darkness, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
@@ -23,11 +23,21 @@ from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_pro
 MIN_CONFIDENCE = 0.6
 MIN_SIMILARITY = 0.55
 FRAME_MIN_CONFIDENCE = 0.85
+CROP_SCORE = 0.6  # a whole-frame outline this card-like (white ring, card aspect) is a cropped card
 CANDIDATES = 5   # card outlines tried per image, best first
 # a wild's ink mix stands in for similarity down to this closeness (see _classify)
 WILD_INK_CLOSENESS = 0.75
 WILD_INK_SHARE = 0.15
 SURE = 0.9       # stop trying outlines after an answer this confident
+PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
+PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
+PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
+CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
+PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
+# field_darkness above this: a wild's black field; below COLOURED_FIELD: a coloured card
+DARK_FIELD = 0.25
+COLOURED_FIELD = 0.2
+DARK_FIELD_RANKS = {"99:ono99", BACK_LABEL, NONE_LABEL}
 
 
 @dataclass(frozen=True)
@@ -72,22 +82,42 @@ class Recogniser:
 
     def identify(self, image_bgr: np.ndarray) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
-        classification confidence is highest."""
-        best = Recognition(None, 0.0, None)
-        best_score = -1.0
-        for cand in find_cards(image_bgr)[:CANDIDATES]:
-            warped = warp_card(image_bgr, cand.quad, (CANON_W, CANON_H))
-            code, conf, _ = self._classify(warped)
-            if cand.whole_frame and conf < FRAME_MIN_CONFIDENCE:
-                code = None  # the whole photo as a card is a last resort: only when sure
+        classification confidence is highest, unless it lies inside a bigger card-shaped
+        outline that reads as a card too: then it is a panel of that card's print (the top
+        or bottom field of a card split by a white band), and the bigger outline is the card."""
+        found = find_cards(image_bgr)
+        # a photo cropped to one card: its frame is the outline, however low it ranks
+        cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
+        read: dict[int, tuple[str | None, float]] = {}
+
+        def reading(i: int) -> tuple[str | None, float]:
+            if i not in read:
+                code, conf, _ = self._classify(warp_card(image_bgr, cands[i].quad, (CANON_W, CANON_H)))
+                if cands[i].whole_frame and cands[i].score < CROP_SCORE and conf < FRAME_MIN_CONFIDENCE:
+                    code = None  # the whole photo as a card is a last resort: only when sure
+                read[i] = (code, conf)
+            return read[i]
+
+        best, best_score = -1, -1.0
+        for i, cand in enumerate(cands):
+            code, conf = reading(i)
             score = conf * (0.4 + 0.6 * min(1.0, cand.score / 0.6))
             if code is not None and score > best_score:
-                best, best_score = Recognition(code, conf, cand.quad), score
+                best, best_score = i, score
                 if conf >= SURE and cand.score >= 0.5:
                     break  # a clear card on a clear outline: the other outlines cannot beat it
-            elif best.quad is None:
-                best = Recognition(None, conf, cand.quad)
-        return best
+        if best < 0:
+            if not cands:
+                return Recognition(None, 0.0, None)
+            return Recognition(None, read[0][1], cands[0].quad)
+        outer = [i for i, c in enumerate(cands)
+                 if not c.whole_frame and c.score >= PANEL_OUTER_SCORE and _encloses(c.quad, cands[best].quad)]
+        if outer:
+            # the card is the biggest such outline; what it reads as (None included) stands
+            best = max(outer, key=lambda i: cv2.contourArea(cands[i].quad.astype(np.float32)))
+            reading(best)
+        code, conf = read[best]
+        return Recognition(code, conf, cands[best].quad)
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
@@ -95,7 +125,15 @@ class Recogniser:
             warped_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
         gains = white_gains(canon)
         mask = symbol_mask(canon, gains)
-        rank_probs, sim = self.model.scores(features(canon, mask), self.allowed_ranks)
+        # the field decides the family: a black field is a wild (or the 99 deck's black card),
+        # a coloured one is not, whatever the symbol looks like
+        dark = field_darkness(canon, gains)
+        allowed = self.allowed_ranks
+        if dark >= DARK_FIELD:
+            allowed = {r for r in allowed if r.startswith("wild") or r in DARK_FIELD_RANKS}
+        elif dark < COLOURED_FIELD:
+            allowed = {r for r in allowed if not r.startswith("wild")}
+        rank_probs, sim = self.model.scores(features(canon, mask), allowed)
         rank_probs = _settle_six_nine(rank_probs, mask)
         colours = colour_scores(canon, gains)
         scored: dict[str, float] = {}
@@ -114,7 +152,8 @@ class Recogniser:
                 if rank in self.codes:
                     # a wild shows a black field or several inks, no single dominant one
                     mixed = float(np.clip((1 - max(uno_colours.values()) / col_total) / 0.5, 0, 1))
-                    scored[rank] = p * (0.3 + 0.7 * max(colours["black"], mixed))
+                    black = 1.0 if dark >= DARK_FIELD else colours["black"]
+                    scored[rank] = p * (0.3 + 0.7 * max(black, mixed))
                 continue
             for colour in COLOURS:
                 code = f"{colour}-{rank}"
@@ -124,7 +163,7 @@ class Recogniser:
             return None, 0.0, scored
         code = max(scored, key=lambda c: scored[c])
         closeness = min(1.0, max(0.0, (sim - MIN_SIMILARITY) / 0.2))
-        if code.startswith("wild") and _four_inks(uno_colours):
+        if code.startswith("wild") and (_four_inks(uno_colours) or dark >= DARK_FIELD):
             # wilds are printed in many designs, few of which the profile holds; three or four
             # inks in clear shares are evidence the nearest-neighbour distance cannot give
             closeness = max(closeness, WILD_INK_CLOSENESS)
@@ -132,6 +171,41 @@ class Recogniser:
         if code in (NONE_LABEL, BACK_LABEL) or sim < MIN_SIMILARITY or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
+
+
+def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """`inner` is a panel of `outer`: it lies inside it (a few px of slack) and covers a
+    panel's share of it, and `outer` has a card's proportions."""
+    o = outer.astype(np.float32).reshape(-1, 1, 2)
+    area_o, area_i = cv2.contourArea(o), cv2.contourArea(inner.astype(np.float32))
+    if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
+        return False
+    sides = np.linalg.norm(outer - np.roll(outer, 1, axis=0), axis=1)
+    aspect = (sides[0] + sides[2]) / max(1e-6, sides[1] + sides[3])
+    if not CARD_ASPECT[0] <= max(aspect, 1 / max(aspect, 1e-6)) <= CARD_ASPECT[1]:
+        return False
+    # a panel spans the card's width: its long side runs along the card's short side
+    long_o = _long_side(outer)
+    if abs(_cos(_long_side(inner), long_o)) > PANEL_CROSS_COS:
+        return False
+    # ... and sits towards one end of it, not in the middle
+    off = float(np.dot(inner.mean(axis=0) - outer.mean(axis=0), long_o)) / float(np.dot(long_o, long_o) / 2)
+    if abs(off) < PANEL_OFF_CENTRE:
+        return False
+    slack = 0.02 * np.sqrt(area_o)
+    return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
+
+
+def _long_side(quad: np.ndarray) -> np.ndarray:
+    """Direction of a quad's longer pair of sides (mean of the two)."""
+    q = quad.astype(np.float64)
+    a = (q[1] - q[0]) + (q[2] - q[3])
+    b = (q[3] - q[0]) + (q[2] - q[1])
+    return a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+
+
+def _cos(u: np.ndarray, v: np.ndarray) -> float:
+    return float(np.dot(u, v) / max(1e-9, np.linalg.norm(u) * np.linalg.norm(v)))
 
 
 def _four_inks(colours: dict[str, float]) -> bool:

@@ -12,13 +12,13 @@ def loso(photos, eval_photos_module):
 
 
 def test_leave_one_source_out(loso) -> None:
-    # measured 95.0 % (400/421); target 95 %
-    assert loso >= 0.94
+    # measured 94.5 % (398/421); target 95 %
+    assert loso >= 0.93
 
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
-    # no photo used for anything: renders only; measured 58.0 % (auto), 60.8 % (--deck uno)
-    assert eval_photos_module.run_builtin(photos) >= 0.55
+    # no photo used for anything: renders only; measured 91.4 % (auto), 92.6 % (--deck uno)
+    assert eval_photos_module.run_builtin(photos) >= 0.88
 
 
 def test_enrolment(photos, eval_photos_module) -> None:
@@ -27,4 +27,4 @@ def test_enrolment(photos, eval_photos_module) -> None:
     assert eval_photos_module.run_enroll(photos) >= ENROL_FLOOR  # also prints the set1 -> set2 figure (96 %)
 
 
-ENROL_FLOOR = 0.85  # measured 93.8 % (15/16, hemant_img); target 99 %
+ENROL_FLOOR = 0.85  # measured 87.5 % (14/16, hemant_img); target 99 %

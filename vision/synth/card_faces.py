@@ -52,11 +52,18 @@ def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndar
 
 
 def _recogniser_finder() -> Callable[[np.ndarray], Any] | None:
+    """The outline the recogniser settles on (it knows a panel of a card from the card),
+    else the finder's best ones."""
     try:
         from tableref.vision.recognise import Recogniser
     except ImportError:
         return None
-    return Recogniser(deck="auto").find_cards
+    rec = Recogniser(deck="auto")
+
+    def outlines(photo: np.ndarray) -> list[np.ndarray]:
+        quad = rec.identify(photo).quad
+        return [quad] if quad is not None else rec.find_cards(photo)
+    return outlines
 
 
 class CardFaces:
