@@ -21,13 +21,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", default="ono99", help="synthetic scene deck (uno, ono99, ono99_classic, uno_no_mercy)")
     ap.add_argument("--seeds", type=int, nargs=2, default=(0, 14), metavar=("FIRST", "END"))
     ap.add_argument("--recogniser-deck", default=None, help="deck the recogniser expects (default: the scene's codes)")
+    ap.add_argument("--photos", default=None, metavar="DIR", help="card faces cropped from real photos (labels.csv)")
     args = ap.parse_args(argv)
     rec_deck = args.recogniser_deck or {"ono99": "ono99_2022", "ono99_classic": "ono99_classic"}.get(args.deck, args.deck)
     rec = Recogniser(deck=rec_deck)
     counts: collections.Counter[str] = collections.Counter()
     confusions: collections.Counter[tuple[str, str | None]] = collections.Counter()
     for seed in range(*args.seeds):
-        scene = SynthScene(SceneParams(seed=seed, size=(640, 360), duration=20, deck=args.deck))
+        scene = SynthScene(SceneParams(seed=seed, size=(640, 360), duration=20, deck=args.deck, photos=args.photos))
         for ev in scene.ground_truth()["events"]:
             if ev["type"] != "landed":
                 continue
