@@ -85,6 +85,15 @@ def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> np.nda
     return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
 
 
+def _on_rim(binary: np.ndarray, lab: np.ndarray, n: int) -> np.ndarray:
+    """Pixels of each labelled blob that lie on the rim of the centre ellipse (where the
+    oval's printed ring shows)."""
+    h, w = binary.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    rim = (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
+    return np.bincount(lab[rim & (binary > 0)], minlength=n)
+
+
 def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarray:
     """Cut the symbol out of the centre mask: keep the blobs that do not run into the edge of
     the centre ellipse (those are the oval's ring), crop to their bounding box padded to the
@@ -92,11 +101,9 @@ def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarra
     binary = (mask > 0.5).astype(np.uint8)
     h, w = binary.shape
     n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    yy, xx = np.mgrid[0:h, 0:w]
-    rim = (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
     # a blob is the ring when much of it lies on the rim; a numeral pushed off-centre by an
     # imperfect outline (the "1" of a wide "10") only grazes it and must stay
-    on_rim = np.bincount(lab[rim & (binary > 0)], minlength=n)
+    on_rim = _on_rim(binary, lab, n)
     min_area = 0.004 * h * w
     keep = [i for i in range(1, n)
             if on_rim[i] <= RIM_SHARE * stats[i, cv2.CC_STAT_AREA] and stats[i, cv2.CC_STAT_AREA] >= min_area]
@@ -131,9 +138,12 @@ def six_or_nine(mask: np.ndarray) -> str | None:
 
 def _six_or_nine(binary: np.ndarray) -> str | None:
     n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    if n < 3:
+    # an arc of the oval's ring is wide and thin like the underline: leave it out
+    on_rim = _on_rim(binary, lab, n)
+    order = sorted((i for i in range(1, n) if on_rim[i] <= 0.5 * stats[i, cv2.CC_STAT_AREA]),
+                   key=lambda i: -stats[i, cv2.CC_STAT_AREA])
+    if len(order) < 2:
         return None
-    order = sorted(range(1, n), key=lambda i: -stats[i, cv2.CC_STAT_AREA])
     g = order[0]
     gx, gy, gw, gh = (int(stats[g, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
     bar_dir = 0

@@ -28,6 +28,7 @@ CANDIDATES = 5   # card outlines tried per image, best first
 # a wild's ink mix stands in for similarity down to this closeness (see _classify)
 WILD_INK_CLOSENESS = 0.75
 WILD_INK_SHARE = 0.15
+RARE_PRIOR = 0.7  # deck "auto": weight of codes outside the classic UNO and 99 decks
 SURE = 0.9       # stop trying outlines after an answer this confident
 PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
@@ -64,6 +65,11 @@ class Recogniser:
             extra = enrolled if extra is None else _merge(enrolled, extra)
             codes = sorted({c for c in enrolled.codes if c}) or all_codes("all")
         self.codes = set(codes)
+        # with every deck allowed, the classic UNO deck and the 99 decks are what most tables
+        # play: the special cards of the other decks (whose wilds share the four-colour motif)
+        # must read clearly better to win
+        common = set(all_codes("uno")) | set(all_codes("ono99"))
+        self.prior = {c: (1.0 if deck != "auto" or c in common else RARE_PRIOR) for c in self.codes}
         prof = base if extra is None else _merge(base, extra)
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
@@ -159,6 +165,7 @@ class Recogniser:
                 code = f"{colour}-{rank}"
                 if code in self.codes:
                     scored[code] = p * (uno_colours[colour] / col_total) * (1 - 0.7 * colours["black"])
+        scored = {c: v * self.prior.get(c, 1.0) for c, v in scored.items()}
         if not scored:
             return None, 0.0, scored
         code = max(scored, key=lambda c: scored[c])

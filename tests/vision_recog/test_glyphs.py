@@ -55,3 +55,31 @@ def test_italic_leans_the_top_right_and_two_digits_sit_side_by_side() -> None:
     cols = np.nonzero((ten > 127).any(axis=0))[0]
     assert cols.min() < 100 - 20 and cols.max() > 100 + 20
     assert glyphs.is_numeral("10") and not glyphs.is_numeral("-10") and not glyphs.is_numeral("")
+
+
+def _six_nine_mask(digit: str, arc_on_top: bool) -> np.ndarray:
+    """A centre mask (48 x 72) as symbol_mask gives it: the digit, its underline below (joined
+    to it by a thin link), and optionally an arc of the oval's ring across the top."""
+    mask = np.zeros((72, 48), np.float32)
+    glyphs.draw_numeral(mask, digit, 24, 31, 40, (1.0,), 0.18)
+    ys, xs = np.nonzero(mask > 0.5)
+    low = int(ys.max())
+    x0, x1, y, t = glyphs.underline_box(24, 31, 40, 0.18)
+    cv2.line(mask, (int(x0), int(y)), (int(x1), int(y)), (1.0,), max(1, int(t)))
+    # many prints join the underline to the digit through its shadow: a thin link
+    col = int(xs[ys == low].mean())
+    cv2.line(mask, (col, low), (col, int(y)), (1.0,), 1)
+    if arc_on_top:
+        cv2.ellipse(mask, (24, 36), (23, 35), 0, 235, 305, (1.0,), 2)
+    return mask
+
+
+@pytest.mark.parametrize("digit", ["6", "9"])
+@pytest.mark.parametrize("arc", [False, True])
+@pytest.mark.parametrize("turned", [False, True])
+def test_six_or_nine_follows_the_underline_not_the_ring(digit: str, arc: bool, turned: bool) -> None:
+    from tableref.vision.classify_symbol import six_or_nine
+    mask = _six_nine_mask(digit, arc)
+    if turned:
+        mask = cv2.rotate(mask, cv2.ROTATE_180)   # the card lies the other way up
+    assert six_or_nine(mask) == digit

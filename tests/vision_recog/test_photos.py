@@ -12,19 +12,19 @@ def loso(photos, eval_photos_module):
 
 
 def test_leave_one_source_out(loso) -> None:
-    # measured 94.5 % (398/421); target 95 %
+    # measured 94.8 % (399/421); target 95 %
     assert loso >= 0.93
 
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
-    # no photo used for anything: renders only; measured 91.4 % (auto), 92.6 % (--deck uno)
-    assert eval_photos_module.run_builtin(photos) >= 0.88
+    # no photo used for anything: renders only; measured 92.2 % (auto), 93.3 % (--deck uno)
+    assert eval_photos_module.run_builtin(photos) >= 0.9
 
 
 def test_enrolment(photos, eval_photos_module) -> None:
     enrol, test = eval_photos_module.enrol_split(photos)
     assert enrol and test
-    assert eval_photos_module.run_enroll(photos) >= ENROL_FLOOR  # also prints the set1 -> set2 figure (96 %)
+    assert eval_photos_module.run_enroll(photos) >= ENROL_FLOOR  # also prints the set1 -> set2 figure (100 %)
 
 
-ENROL_FLOOR = 0.85  # measured 87.5 % (14/16, hemant_img); target 99 %
+ENROL_FLOOR = 0.93  # measured 100 % (16/16, hemant_img); target 99 %; one miss in 16 is 93.8 %
