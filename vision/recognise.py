@@ -24,7 +24,7 @@ MIN_CONFIDENCE = 0.6
 MIN_SIMILARITY = 0.55
 FRAME_MIN_CONFIDENCE = 0.85
 CROP_SCORE = 0.6  # a whole-frame outline this card-like (white ring, card aspect) is a cropped card
-CANDIDATES = 5   # card outlines tried per image, best first
+CANDIDATES = 8   # card outlines tried per image, best first (cluttered, hand-held photos need more than 5)
 # a wild's ink mix stands in for similarity down to this closeness (see _classify)
 WILD_INK_CLOSENESS = 0.75
 WILD_INK_SHARE = 0.15
