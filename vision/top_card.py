@@ -3,7 +3,9 @@
 The watcher knows *where* the pile changed; the recogniser knows what cards look like. Of
 the card outlines the recogniser finds near the change, those that cover the changed pixels
 best are tried, and so are card-sized outlines fitted to the change itself (card_fit.py: the
-finder often misses a card lying on other cards); the surest classification wins.
+finder often misses a card lying on other cards). The outlines vote with their confidence:
+an odd outline (part of the card, or two cards) can read surely as another card, while the
+card's own outlines agree with each other.
 """
 from __future__ import annotations
 
@@ -56,11 +58,16 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     candidates += edge_fitted_quads(crop, changed, None, hint)
     candidates += fitted_quads(changed, None, hint)
     offset = np.array([x0, y0], np.float32)
-    best_reading = Reading(None, 0.0, candidates[0] + offset if candidates else None)
+    # every outline votes (see the module doc): no early exit on a sure reading
+    votes: dict[str, float] = {}
+    best: dict[str, Reading] = {}
     for quad in candidates:
-        if best_reading.confidence >= 1.0:
-            break  # nothing can read surer (confidences are at most 1): spare the other outlines
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
-        if card is not None and (best_reading.card is None or confidence > best_reading.confidence):
-            best_reading = Reading(card, float(confidence), quad + offset)
-    return best_reading
+        if card is None:
+            continue
+        votes[card] = votes.get(card, 0.0) + float(confidence)
+        if card not in best or confidence > best[card].confidence:
+            best[card] = Reading(card, float(confidence), quad + offset)
+    if not votes:
+        return Reading(None, 0.0, candidates[0] + offset if candidates else None)
+    return best[max(votes, key=lambda c: votes[c])]
