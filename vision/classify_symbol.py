@@ -131,8 +131,12 @@ def six_or_nine(mask: np.ndarray) -> str | None:
     underline to the digit through its shadow; a slight erosion parts them."""
     binary = (mask > 0.5).astype(np.uint8)
     found = _six_or_nine(binary)
-    if found is None:
-        found = _six_or_nine(cv2.erode(binary, np.ones((3, 3), np.uint8)))
+    # a thin link goes with a light erosion; a thick one (a shadow joining bar and digit) with a
+    # sideways one, which keeps the wide bar and the digit's strokes
+    for kernel in ((3, 3), (1, 5), (1, 7)):
+        if found is not None:
+            break
+        found = _six_or_nine(cv2.erode(binary, np.ones(kernel, np.uint8)))
     return found
 
 
@@ -142,7 +146,7 @@ def _six_or_nine(binary: np.ndarray) -> str | None:
     on_rim = _on_rim(binary, lab, n)
     order = sorted((i for i in range(1, n) if on_rim[i] <= 0.5 * stats[i, cv2.CC_STAT_AREA]),
                    key=lambda i: -stats[i, cv2.CC_STAT_AREA])
-    if len(order) < 2:
+    if not order:
         return None
     g = order[0]
     gx, gy, gw, gh = (int(stats[g, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
@@ -157,9 +161,13 @@ def _six_or_nine(binary: np.ndarray) -> str | None:
             if by + bh <= gy + 0.2 * gh and by + bh > gy - 0.6 * gh:
                 bar_dir = -1     # bar above: the card lies upside down
                 break
+    glyph = (lab == g).astype(np.uint8)
+    if bar_dir == 0:
+        # the underline may be part of the glyph's blob: a wide band at one end, past a neck
+        bar_dir, rows = _joined_bar(glyph[gy:gy + gh, gx:gx + gw])
+        gy, gh = (gy + rows if bar_dir < 0 else gy), gh - rows
     if bar_dir == 0:
         return None
-    glyph = (lab == g).astype(np.uint8)
     contours, hier = cv2.findContours(glyph, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     holes = [c for c, hh in zip(contours, hier[0]) if hh[3] >= 0 and cv2.contourArea(c) >= 0.01 * gw * gh]
     if not holes:
@@ -173,6 +181,37 @@ def _six_or_nine(binary: np.ndarray) -> str | None:
     if bar_dir < 0:
         low = not low
     return "6" if low else "9"
+
+
+def _joined_bar(glyph: np.ndarray) -> tuple[int, int]:
+    """(+1 bar at the bottom / -1 at the top / 0 none, its thickness in rows) for a digit
+    blob whose underline is joined to it: a band of wide single-run rows at one end, no more
+    than a fifth of the height, followed by a row much narrower than the band (the gap
+    between bar and digit, crossed only by the join)."""
+    h = glyph.shape[0]
+    widths = glyph.sum(axis=1).astype(np.float32)
+    runs = np.count_nonzero(np.diff(glyph.astype(np.int8), axis=1) == 1, axis=1) + glyph[:, 0]
+    wide = (widths >= 0.55 * widths.max()) & (runs == 1)
+
+    def band(rows: np.ndarray) -> int:
+        skip = 0
+        while skip < 2 and skip < len(rows) and widths[rows[skip]] < 0.25 * widths.max():
+            skip += 1  # an anti-aliased sliver of the bar's rounded end
+        k = skip
+        while k < len(rows) and wide[rows[k]]:
+            k += 1
+        if k == skip or k > 0.2 * h:
+            return 0
+        bar_w = float(widths[rows[skip:k]].mean())
+        neck = rows[k:k + max(2, int(0.15 * h))]
+        return k if len(neck) and float(widths[neck].min()) <= 0.6 * bar_w else 0
+
+    bottom, top = band(np.arange(h - 1, -1, -1)), band(np.arange(h))
+    if bottom and not top:
+        return 1, bottom
+    if top and not bottom:
+        return -1, top
+    return 0, 0
 
 
 def colour_mix(card_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
