@@ -88,9 +88,9 @@ class Recogniser:
 
     def identify(self, image_bgr: np.ndarray) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
-        classification confidence is highest, unless it lies inside a bigger card-shaped
-        outline that reads as a card too: then it is a panel of that card's print (the top
-        or bottom field of a card split by a white band), and the bigger outline is the card."""
+        classification confidence is highest, unless it is a panel of a bigger, clear card
+        outline (the top or bottom field of a card split by a white band, see encloses):
+        then the bigger outline is the card, and what it reads as (None included) stands."""
         found = find_cards(image_bgr)
         # a photo cropped to one card: its frame is the outline, however low it ranks
         cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
