@@ -51,6 +51,7 @@ class View:
 
 
 SATURATED = 248
+CLIPPED_CHROMA = 0.3  # (max - min) / max of a pixel that is clearly coloured, not grey or white
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:
@@ -77,7 +78,18 @@ def clean(mask: np.ndarray, size: int = 2) -> np.ndarray:
 
 def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_small: np.ndarray,
                    threshold: float) -> np.ndarray:
-    """Like change_mask, ignoring channels saturated in either image (clipping breaks the ratio)."""
+    """Like change_mask, ignoring channels saturated in either image (clipping breaks the ratio).
+
+    Where the reference is clipped white in every channel (a white table over-exposed when
+    the pile image was taken) the ratio says nothing, but colour still does: something
+    clearly coloured there now (a hand, a card) is a change, grey or white (the table under
+    another exposure, a shadow) is not."""
     diff = cv2.absdiff(cur, ref)
     diff[(cur_small >= SATURATED) | (ref_small >= SATURATED)] = 0
-    return (_channel_max(diff) > threshold).astype(np.uint8) * 255
+    changed = _channel_max(diff) > threshold
+    blown = cv2.min(cv2.min(ref_small[..., 0], ref_small[..., 1]), ref_small[..., 2]) >= SATURATED
+    if blown.any():
+        hi = _channel_max(cur_small).astype(np.int16)
+        lo = cv2.min(cv2.min(cur_small[..., 0], cur_small[..., 1]), cur_small[..., 2]).astype(np.int16)
+        changed |= blown & (hi - lo > CLIPPED_CHROMA * np.maximum(hi, 1))
+    return changed.astype(np.uint8) * 255

@@ -1,0 +1,32 @@
+"""settled_change: what counts as a change of the pile between two still views."""
+from __future__ import annotations
+
+import numpy as np
+
+from tableref.vision.motion import MotionConfig, Normaliser, settled_change
+
+
+def _views(ref_bgr: np.ndarray, cur_bgr: np.ndarray):
+    norm = Normaliser((ref_bgr.shape[1], ref_bgr.shape[0]), MotionConfig(work_width=ref_bgr.shape[1]))
+    return norm(cur_bgr), norm(ref_bgr)
+
+
+def _changed(ref_bgr: np.ndarray, cur_bgr: np.ndarray) -> np.ndarray:
+    cur, ref = _views(ref_bgr, cur_bgr)
+    return settled_change(cur.ratio, ref.ratio, cur.small, ref.small, MotionConfig().diff_threshold) > 0
+
+
+def test_a_hand_on_a_table_that_was_clipped_white_is_a_change() -> None:
+    ref = np.full((90, 160, 3), 255, np.uint8)          # over-exposed white table
+    cur = np.full((90, 160, 3), 200, np.uint8)          # the same table, exposure settled
+    cur[40:90, 60:100] = (140, 170, 215)                # a skin-coloured hand (BGR) from the edge
+    changed = _changed(ref, cur)
+    assert changed[50:90, 65:95].mean() > 0.9           # the hand's flat inside counts too
+    assert changed[:, :50].mean() < 0.01 and changed[:30].mean() < 0.01  # the grey table does not
+
+
+def test_a_grey_shadow_on_a_clipped_table_is_not_a_change() -> None:
+    ref = np.full((90, 160, 3), 255, np.uint8)
+    cur = np.full((90, 160, 3), 215, np.uint8)
+    cur[30:70, 40:120] = 150                             # a soft grey shadow
+    assert _changed(ref, cur)[35:65, 45:115].mean() < 0.05
