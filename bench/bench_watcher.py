@@ -68,20 +68,28 @@ def memory(minutes: float, recogniser: Recogniser) -> None:
           f"(was {before:.0f} MiB before the clip)")
 
 
-def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | None = None) -> None:
-    """Detection, extra reports, reading and latency on streamed seeded clips (640x360, 10 s)."""
+def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | None = None,
+             size: str = "640x360") -> None:
+    """Detection, extra reports, reading and latency on streamed seeded clips (10 s each)."""
     from tableref.vision.synth.score import Score, score_clip
 
     total = Score()
     for seed in range(first_seed, first_seed + clips):
-        source = open_source(f"synth:seed={seed},size=640x360,duration=10" + (f",photos={photos}" if photos else ""))
+        source = open_source(f"synth:seed={seed},size={size},duration=10" + (f",photos={photos}" if photos else ""))
         watcher = PileWatcher(recogniser)
         reported = [e.as_json() for f in source for e in watcher.feed(f.index, f.t, f.image)]
         total = total.add(score_clip(source.ground_truth(), reported, f"seed {seed}"))  # type: ignore[attr-defined]
     faces = f"photos from {photos}" if photos else "rendered uno"
-    print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, 640x360, 10 s, {faces}): {total.summary()}")
+    print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, {size}, 10 s, {faces}): {total.summary()}")
     for line in total.misses + total.extras + total.misreads:
         print("  ", line)
+
+
+def _size(text: str) -> str:
+    w, sep, h = text.partition("x")
+    if not (sep and w.isdigit() and h.isdigit() and int(w) >= 64 and int(h) >= 64):
+        raise argparse.ArgumentTypeError(f"bad size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="instead: score the watcher on N streamed synthetic clips")
     p.add_argument("--seed", type=int, default=0, help="first seed for --score (default 0)")
     p.add_argument("--photos", default=None, metavar="DIR", help="--score with card faces from real photos (labels.csv)")
+    p.add_argument("--size", type=_size, default="640x360", metavar="WxH", help="frame size of the --score clips (default 640x360)")
     p.add_argument("--deck", default=None,
                    help="the recogniser's deck for --score (default: uno, the rendered clips' deck, as the app "
                         "passes the game's deck; auto with --photos)")
@@ -100,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.score:
         deck = args.deck or ("auto" if args.photos else "uno")
         print(f"recogniser deck: {deck}")
-        accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos)
+        accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos, args.size)
         return 0
     recogniser = Recogniser(deck=args.deck or "auto")
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory
