@@ -132,7 +132,7 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
         return
     own = numerals and glyphs.is_numeral(text)
     if own:
-        tw, th, thick = glyphs.text_width(text, height, weight), height, max(1, int(round(height * weight)))
+        tw, th = glyphs.text_width(text, height, weight), height
     else:
         (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
         scale = height / max(th, 1)
@@ -427,10 +427,8 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
             _four_colour_oval(img, cx, cy, ax, ax if round_ else ay, 0 if round_ else tilt)
         else:
             symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
-            if rank in LEANING:
-                symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], lean)  # type: ignore[call-arg]
-            else:
-                symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"])
+            slant = (lean,) if rank in LEANING else ()  # only the mini-card symbols lean
+            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], *slant)
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08

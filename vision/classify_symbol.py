@@ -9,6 +9,7 @@ rendered cards (and on enrolled photos for a user's deck), gives the rank.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -85,13 +86,16 @@ def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> np.nda
     return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
 
 
-def _on_rim(binary: np.ndarray, lab: np.ndarray, n: int) -> np.ndarray:
-    """Pixels of each labelled blob that lie on the rim of the centre ellipse (where the
-    oval's printed ring shows)."""
-    h, w = binary.shape
+@functools.lru_cache(maxsize=4)
+def _rim(h: int, w: int) -> np.ndarray:
+    """The rim of the centre ellipse in an h x w mask, where the oval's printed ring shows."""
     yy, xx = np.mgrid[0:h, 0:w]
-    rim = (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
-    return np.bincount(lab[rim & (binary > 0)], minlength=n)
+    return (((xx - w / 2) / (w * 0.5)) ** 2 + ((yy - h / 2) / (h * 0.5)) ** 2) > 0.8
+
+
+def _on_rim(binary: np.ndarray, lab: np.ndarray, n: int) -> np.ndarray:
+    """Pixels of each labelled blob that lie on the rim."""
+    return np.bincount(lab[_rim(*binary.shape) & (binary > 0)], minlength=n)
 
 
 def symbol_crop(mask: np.ndarray, size: tuple[int, int] = (48, 72)) -> np.ndarray:

@@ -67,6 +67,11 @@ def _channel_max(img: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+def _channel_min(img: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(img)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def clean(mask: np.ndarray, size: int = 2) -> np.ndarray:
     """Drop isolated changed pixels (noise, compression blocks) but keep card edges.
 
@@ -87,9 +92,9 @@ def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_
     diff = cv2.absdiff(cur, ref)
     diff[(cur_small >= SATURATED) | (ref_small >= SATURATED)] = 0
     changed = _channel_max(diff) > threshold
-    blown = cv2.min(cv2.min(ref_small[..., 0], ref_small[..., 1]), ref_small[..., 2]) >= SATURATED
+    blown = _channel_min(ref_small) >= SATURATED
     if blown.any():
         hi = _channel_max(cur_small).astype(np.int16)
-        lo = cv2.min(cv2.min(cur_small[..., 0], cur_small[..., 1]), cur_small[..., 2]).astype(np.int16)
+        lo = _channel_min(cur_small).astype(np.int16)
         changed |= blown & (hi - lo > CLIPPED_CHROMA * np.maximum(hi, 1))
     return changed.astype(np.uint8) * 255

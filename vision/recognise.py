@@ -68,8 +68,7 @@ class Recogniser:
         # with every deck allowed, the classic UNO deck and the 99 decks are what most tables
         # play: the special cards of the other decks (whose wilds share the four-colour motif)
         # must read clearly better to win
-        common = set(all_codes("uno")) | set(all_codes("ono99"))
-        self.prior = {c: (1.0 if deck != "auto" or c in common else RARE_PRIOR) for c in self.codes}
+        self.rare = self.codes - set(all_codes("uno")) - set(all_codes("ono99")) if deck == "auto" else set()
         prof = base if extra is None else _merge(base, extra)
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
@@ -165,7 +164,7 @@ class Recogniser:
                 code = f"{colour}-{rank}"
                 if code in self.codes:
                     scored[code] = p * (uno_colours[colour] / col_total) * (1 - 0.7 * colours["black"])
-        scored = {c: v * self.prior.get(c, 1.0) for c, v in scored.items()}
+        scored = {c: v * (RARE_PRIOR if c in self.rare else 1.0) for c, v in scored.items()}
         if not scored:
             return None, 0.0, scored
         code = max(scored, key=lambda c: scored[c])
@@ -187,13 +186,11 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     area_o, area_i = cv2.contourArea(o), cv2.contourArea(inner.astype(np.float32))
     if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
         return False
-    sides = np.linalg.norm(outer - np.roll(outer, 1, axis=0), axis=1)
-    aspect = (sides[0] + sides[2]) / max(1e-6, sides[1] + sides[3])
-    if not CARD_ASPECT[0] <= max(aspect, 1 / max(aspect, 1e-6)) <= CARD_ASPECT[1]:
+    long_o, short_o = _side_pairs(outer)
+    if not CARD_ASPECT[0] <= np.linalg.norm(long_o) / max(1e-6, float(np.linalg.norm(short_o))) <= CARD_ASPECT[1]:
         return False
     # a panel spans the card's width: its long side runs along the card's short side
-    long_o = _long_side(outer)
-    if abs(_cos(_long_side(inner), long_o)) > PANEL_CROSS_COS:
+    if abs(_cos(_side_pairs(inner)[0], long_o)) > PANEL_CROSS_COS:
         return False
     # ... and sits towards one end of it, not in the middle
     off = float(np.dot(inner.mean(axis=0) - outer.mean(axis=0), long_o)) / float(np.dot(long_o, long_o) / 2)
@@ -203,12 +200,12 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
-def _long_side(quad: np.ndarray) -> np.ndarray:
-    """Direction of a quad's longer pair of sides (mean of the two)."""
+def _side_pairs(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(long, short): the sums of a quad's two pairs of opposite sides, longer pair first."""
     q = quad.astype(np.float64)
     a = (q[1] - q[0]) + (q[2] - q[3])
     b = (q[3] - q[0]) + (q[2] - q[1])
-    return a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+    return (a, b) if np.linalg.norm(a) >= np.linalg.norm(b) else (b, a)
 
 
 def _cos(u: np.ndarray, v: np.ndarray) -> float:
