@@ -19,6 +19,7 @@ from .classify_colour import channel_max_min, white_balance, white_gains
 
 CANON_W, CANON_H = 128, 200
 FEATURE_VERSION = 7
+PALE_SPLIT = 0.12  # lowest ink/paper saturation split (see _colour_split)
 RIM_SHARE = 0.1    # a blob with more than this share of itself on the centre ellipse's rim is the oval's ring
 
 UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wild_draw4"
@@ -63,10 +64,21 @@ def _pixel_classes(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> tup
     wb = white_balance(card_bgr, gains)
     mx, mn = channel_max_min(wb)
     sat = (mx - mn) / np.maximum(mx, 1)
-    white = ((sat < 0.3) & (mx > 150)).astype(np.float32)
+    split = _colour_split(sat[mx >= 70])
+    white = ((sat < split) & (mx > 150)).astype(np.float32)
     dark = (mx < 70).astype(np.float32)
-    colour = ((sat >= 0.3) & (mx >= 70)).astype(np.float32)
+    colour = ((sat >= split) & (mx >= 70)).astype(np.float32)
     return white, dark, colour
+
+
+def _colour_split(sat: np.ndarray) -> float:
+    """Saturation between white paper and ink: 0.3 on a well-printed card; lower, down to
+    PALE_SPLIT, where the card's own pixels split lower (a washed-out photo, a pale print)."""
+    if sat.size < 16:
+        return 0.3
+    t, _ = cv2.threshold(np.clip(sat * 255, 0, 255).astype(np.uint8).reshape(1, -1), 0, 255,
+                         cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(np.clip(t / 255, PALE_SPLIT, 0.3))
 
 
 def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:

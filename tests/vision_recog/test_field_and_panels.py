@@ -8,8 +8,8 @@ import pytest
 
 from tableref.vision import recognise
 from tableref.vision.cardface import UNO_STYLES, all_codes, render_card
-from tableref.vision.classify_colour import field_darkness
-from tableref.vision.classify_symbol import CANON_H, CANON_W
+from tableref.vision.classify_colour import field_darkness, white_gains
+from tableref.vision.classify_symbol import CANON_H, CANON_W, symbol_mask
 
 
 @pytest.mark.parametrize("style", UNO_STYLES)
@@ -47,3 +47,16 @@ def test_other_outlines_are_not_panels(inner: np.ndarray) -> None:
 
 def test_a_square_outline_is_not_a_card_with_panels() -> None:
     assert not recognise._encloses(_rect(300, 300, 300, 300), _rect(300, 200, 280, 90))
+
+
+@pytest.mark.parametrize("code", ["green-8", "blue-5", "red-7"])
+def test_a_washed_out_print_keeps_its_numeral(code: str) -> None:
+    # a pale field (saturation ~0.15, as in washed-out photos) is still ink, not paper:
+    # the numeral's mask must match the one of the well-printed card
+    face = cv2.resize(render_card(code, "classic", 160)[:, :, :3], (CANON_W, CANON_H))
+    top = face.max(axis=2, keepdims=True).astype(np.float32)
+    pale = (top - 0.2 * (top - face)).astype(np.uint8)  # same brightness, a fifth of the saturation
+    crisp = symbol_mask(face, white_gains(face)) > 0.5
+    washed = symbol_mask(pale, white_gains(pale)) > 0.5
+    assert crisp.sum() > 50
+    assert np.count_nonzero(crisp & washed) / np.count_nonzero(crisp | washed) > 0.8
