@@ -241,13 +241,20 @@ def _sym_draw4_coloured(img, cx, cy, s, fg, ol, lean=0.0):
     _mini_cards(img, cx, cy, s, (fg,) * 4, ol or INK["black"], offs, lean)
 
 
-def _sym_wild_draw4(img, cx, cy, s, fg, ol, lean=0.0):
+# the four mini cards of a wild +4 span most of the oval, two by two: in a diamond (top,
+# right, left, bottom) or in two rising steps; offsets in mini-card units (see _mini_cards)
+WILD_DRAW4_LAYOUTS = (
+    (((0.15, -0.29), "yellow"), ((0.26, -0.02), "red"), ((-0.2, 0.05), "green"), ((-0.05, 0.29), "blue")),
+    (((0.43, -0.28), "yellow"), ((0.0, -0.26), "blue"), ((-0.23, 0.26), "green"), ((0.11, 0.11), "red")),
+)
+
+
+def _sym_wild_draw4(img, cx, cy, s, fg, ol, lean=0.0, layout=0):
     # printed on a white oval, like the coloured cards' oval
     cv2.ellipse(img, _pt(cx, cy), (int(s * 0.58 * 16), int(s * 1.08 * 16)), 30, 0, 360, INK["white"], -1,
                 cv2.LINE_AA, shift=4)
-    offs = ((-0.1, -0.16), (0.14, -0.06), (-0.14, 0.06), (0.1, 0.16))
-    cols = (INK["blue"], INK["yellow"], INK["green"], INK["red"])
-    _mini_cards(img, cx, cy, s * 0.85, cols, INK["black"], offs, lean)
+    cards = WILD_DRAW4_LAYOUTS[layout % len(WILD_DRAW4_LAYOUTS)]
+    _mini_cards(img, cx, cy, s * 1.05, tuple(INK[c] for _, c in cards), INK["black"], tuple(o for o, _ in cards), lean)
 
 
 def _four_colour_oval(img, cx, cy, ax, ay, angle):
@@ -428,6 +435,8 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         else:
             symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
             slant = (lean,) if rank in LEANING else ()  # only the mini-card symbols lean
+            if rank == "wild_draw4":  # its mini cards lean in every print we know
+                slant = (0.2, 0) if rng is None else (float(rng.uniform(0.1, 0.35)), int(rng.integers(2)))
             symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], *slant)
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
