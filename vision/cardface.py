@@ -435,8 +435,10 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         else:
             symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
             slant = (lean,) if rank in LEANING else ()  # only the mini-card symbols lean
-            if rank == "wild_draw4":  # its mini cards lean in every print we know
-                slant = (0.2, 0) if rng is None else (float(rng.uniform(0.1, 0.35)), int(rng.integers(2)))
+            if rank == "wild_draw4":
+                # its mini cards lean in every print we know; the layout follows from the lean
+                # (not a new random draw, which would change every later render of a profile)
+                slant = (0.1 + lean, int(lean * 1000) % 2)
             symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], *slant)
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085

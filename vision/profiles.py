@@ -19,7 +19,7 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r22"
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-r23"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
