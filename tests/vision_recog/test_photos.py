@@ -18,7 +18,7 @@ def test_leave_one_source_out(loso) -> None:
 
 def test_builtin_profile_alone(photos, eval_photos_module) -> None:
     # no photo used for anything: renders only; measured 93.3 % (auto), 94.5 % (--deck uno)
-    assert eval_photos_module.run_builtin(photos) >= 0.9
+    assert eval_photos_module.run_builtin(photos, "auto") >= 0.9
 
 
 def test_enrolment(photos, eval_photos_module) -> None:
