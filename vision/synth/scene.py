@@ -108,19 +108,16 @@ class SynthScene:
         self.table = cv2.warpPerspective(texture, self.homography @ shift, (w, h), borderMode=cv2.BORDER_REFLECT)
         self.vignette = vignette(self.size, float(rng.uniform(0.1, 0.4)))
         self.sensor = Sensor(self.size, float(rng.uniform(1.5, 4.5)), rng)
-        self.script: Script = build_script(rng, self.size, params.fps, self.faces.codes, self.homography,
-                                           self.unit, params.cards, params.duration)
-        # pile versions: each land/remove changes the pile at its release frame
-        self._changes = sorted((a.release, i) for i, a in enumerate(self.script.actions) if a.kind != "pass")
-        self._change_frames = [f for f, _ in self._changes]
-        self._switch_frames = [s.frame for s in self.script.switches]
         self._bases: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._lights: OrderedDict[int, np.ndarray] = OrderedDict()
         self._blob_cache: dict[int, np.ndarray] = {}
+        self.use_script(build_script(rng, self.size, params.fps, self.faces.codes, self.homography,
+                                     self.unit, params.cards, params.duration))
 
     def use_script(self, script: Script) -> None:
-        """Replace the seeded script (e.g. a game's exact cards) keeping the table, camera and faces."""
+        """Play `script` (the seeded one, or e.g. a game's exact cards) on this table, camera and faces."""
         self.script = script
+        # pile versions: each land/remove changes the pile at its release frame
         self._changes = sorted((a.release, i) for i, a in enumerate(script.actions) if a.kind != "pass")
         self._change_frames = [f for f, _ in self._changes]
         self._switch_frames = [s.frame for s in script.switches]
