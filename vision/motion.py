@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .classify_colour import channel_max_min
 
 MEAN_LEVEL = 80.0
 
@@ -39,7 +40,7 @@ class Normaliser:
         level = max(8.0, float(np.mean(cv2.mean(small)[:3])))
         f = small.astype(np.float32) * (MEAN_LEVEL / level) + self.config.dark_offset
         base = cv2.GaussianBlur(f, (0, 0), self.config.norm_sigma)
-        return View(small, cv2.divide(f, base), level)
+        return View(small, cv2.divide(f, base))
 
 
 @dataclass
@@ -47,7 +48,6 @@ class View:
     """A frame at working size: the raw small image and its illumination-normalised ratio."""
     small: np.ndarray  # uint8 BGR
     ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
-    level: float = MEAN_LEVEL  # mean brightness of the frame (exposure)
 
 
 SATURATED = 248
@@ -65,11 +65,6 @@ def _channel_max(img: np.ndarray) -> np.ndarray:
     # cv2.max over split channels: several times faster than numpy's max(axis=2) on small images
     b, g, r = cv2.split(img)
     return cv2.max(cv2.max(b, g), r)
-
-
-def _channel_min(img: np.ndarray) -> np.ndarray:
-    b, g, r = cv2.split(img)
-    return cv2.min(cv2.min(b, g), r)
 
 
 def clean(mask: np.ndarray, size: int = 2) -> np.ndarray:
@@ -92,9 +87,8 @@ def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_
     diff = cv2.absdiff(cur, ref)
     diff[(cur_small >= SATURATED) | (ref_small >= SATURATED)] = 0
     changed = _channel_max(diff) > threshold
-    blown = _channel_min(ref_small) >= SATURATED
+    blown = channel_max_min(ref_small)[1] >= SATURATED
     if blown.any():
-        hi = _channel_max(cur_small).astype(np.int16)
-        lo = _channel_min(cur_small).astype(np.int16)
+        hi, lo = channel_max_min(cur_small.astype(np.int16))
         changed |= blown & (hi - lo > CLIPPED_CHROMA * np.maximum(hi, 1))
     return changed.astype(np.uint8) * 255

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .motion import MotionConfig, Normaliser, View, change_mask, clean, settled_change
+from .motion import SATURATED, MotionConfig, Normaliser, View, change_mask, clean, settled_change
 from .pile_region import Box, PileRegion
 from .top_card import Reading, read_top_card
 
@@ -218,7 +218,7 @@ class PileWatcher:
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), self._pile.image.level)
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
         ref.small[roi][mask] = n.small[roi][mask]
         ref.ratio[roi][mask] = n.ratio[roi][mask]
         self._pile = _PileState(ref, self._pile.top)
@@ -235,7 +235,7 @@ class PileWatcher:
         if self.region.is_whole_frame():
             return n
         x0, y0, x1, y1 = self.region.box()
-        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy(), n.level)
+        ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
         ref.small[y0:y1, x0:x1] = n.small[y0:y1, x0:x1]
         ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
         return ref
@@ -271,7 +271,7 @@ def _exposure_step(cur: np.ndarray, ref: np.ndarray) -> float:
     in neither (clipping hides how far a bright table moved; a hand covers a minority)."""
     a = cur.reshape(-1).astype(np.float32)
     b = ref.reshape(-1).astype(np.float32)
-    ok = (a < 248) & (b < 248) & (a > 8) & (b > 8)
+    ok = (a < SATURATED) & (b < SATURATED) & (a > 8) & (b > 8)
     if np.count_nonzero(ok) < 50:
         return 0.0  # nearly everything clipped or black: no measure
     return abs(float(np.median(np.log(a[ok] / b[ok]))))
