@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .find_card import order_quad
+from .find_card import order_quad, side_lengths
 
 
 def change_rect(changed: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
@@ -54,11 +54,9 @@ def card_like_short_side(quads: list[np.ndarray], tolerance: float = 0.1) -> flo
     cards of a deck are the same size), None if there are none."""
     sides = []
     for q in quads:
-        q = np.asarray(q, np.float32).reshape(4, 2)
-        short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
-        long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+        short, long = side_lengths(np.asarray(q, np.float32).reshape(4, 2))
         if short > 0 and abs(long / short / ASPECT - 1) <= tolerance:
-            sides.append(float(short))
+            sides.append(short)
     return float(np.median(sides)) if sides else None
 
 
@@ -68,9 +66,7 @@ def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | No
     if rect is None:
         return []
     (cx, cy), (rw, rh), angle = rect
-    t = np.radians(angle)
-    u = np.array([np.cos(t), np.sin(t)], np.float32)  # the rectangle's "w" axis
-    v = np.array([-np.sin(t), np.cos(t)], np.float32)
+    u, v = _axes(angle)  # u: the rectangle's "w" axis
     centre = np.array([cx, cy], np.float32)
     quads = []
     for s in short_sides((rw, rh), short_side, hint):
@@ -79,12 +75,20 @@ def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | No
             # try it centred and flush with either edge along each axis
             du = [0.0] + ([-(a - rw) / 2, (a - rw) / 2] if a > rw * 1.1 else [])
             dv = [0.0] + ([-(b - rh) / 2, (b - rh) / 2] if b > rh * 1.1 else [])
-            for x in du:
-                for y in dv:
-                    c = centre + x * u + y * v
-                    corners = [c + sx * a / 2 * u + sy * b / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-                    quads.append(order_quad(np.array(corners, np.float32)))
+            quads += [_rect_quad(centre + x * u + y * v, u, v, a, b) for x in du for y in dv]
     return quads
+
+
+def _axes(angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors along and across a rectangle turned by `angle_deg`."""
+    t = np.radians(angle_deg)
+    return np.array([np.cos(t), np.sin(t)], np.float32), np.array([-np.sin(t), np.cos(t)], np.float32)
+
+
+def _rect_quad(centre: np.ndarray, u: np.ndarray, v: np.ndarray, a: float, b: float) -> np.ndarray:
+    """The ordered quad of an a x b rectangle around `centre`, its a side along unit vector u."""
+    corners = [centre + sx * a / 2 * u + sy * b / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return order_quad(np.array(corners, np.float32))
 
 
 def _colour_gradient(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -176,11 +180,8 @@ def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: flo
         fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
         score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
                                                      [b]), key=lambda r: r[0])
-        t = np.radians(ang2)
-        u = np.array([np.cos(t), np.sin(t)], np.float32)
-        v = np.array([-np.sin(t), np.cos(t)], np.float32)
-        corners = [c2 + sx * a2 / 2 * u + sy * b2 / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        found.append((score, order_quad(np.array(corners, np.float32))))
+        u, v = _axes(ang2)
+        found.append((score, _rect_quad(c2, u, v, a2, b2)))
     found.sort(key=lambda f: -f[0])
     return [q for _, q in found]
 

@@ -111,10 +111,15 @@ def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray, np.ndarray | No
     return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), None
 
 
+def side_lengths(q: np.ndarray) -> tuple[float, float]:
+    """(short, long) of a quad ordered by order_quad: the mean of each pair of opposite sides."""
+    return (float(0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))),
+            float(0.5 * (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3]))))
+
+
 def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
     q = order_quad(quad)
-    short = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))
-    long_ = 0.5 * (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3]))
+    short, long_ = side_lengths(q)
     if short < MIN_SHORT_SIDE:
         return 0.0
     aspect = long_ / max(short, 1e-6)
