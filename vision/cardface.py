@@ -134,10 +134,7 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
     if own:
         tw, th = glyphs.text_width(text, height, weight), height
     else:
-        (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
-        scale = height / max(th, 1)
-        thick = max(1, int(round(height * weight)))
-        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+        tw, th, scale, thick = _hershey_size(text, font, height, weight)
     org_x, org_y = cx - tw / 2, cy + th / 2
     layers: list[tuple[float, float, tuple[int, int, int], int]] = []
     if shadow > 0:
@@ -499,13 +496,19 @@ def _ninety_nine_face(code: str, w: int, h: int, rng: np.random.Generator | None
 CENTRE_TEXT_WIDTH = 0.6
 
 
+def _hershey_size(text: str, font: int, height: float, weight: float) -> tuple[int, int, float, int]:
+    """(width, height, font scale, stroke) of `text` in a Hershey `font` at cap height `height`."""
+    (_, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = height / max(th, 1)
+    thick = max(1, int(round(height * weight)))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    return tw, th, scale, thick
+
+
 def _height_for_width(text: str, font: int, weight: float, max_w: float) -> float:
     """The largest cap height at which `text` (as drawn by _text) is at most `max_w` wide."""
     height = 100.0
-    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
-    scale = height / max(th, 1)
-    (tw, _), _ = cv2.getTextSize(text, font, scale, max(1, int(round(height * weight))))
-    return height * max_w / max(tw, 1)
+    return height * max_w / max(_hershey_size(text, font, height, weight)[0], 1)
 
 
 def render_card(code: str, style: str = "classic", short_side: int = 200,
