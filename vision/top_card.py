@@ -20,6 +20,7 @@ from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
 
+
 @dataclass(frozen=True)
 class Reading:
     card: str | None
