@@ -22,6 +22,22 @@ def channel_max_min(px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
 
 
+def paper_share(px: np.ndarray) -> float:
+    """Share of the pixels (..., 3) that look like white card paper: light and nearly grey."""
+    v, mn = channel_max_min(px.astype(np.float32))
+    s = (v - mn) / np.maximum(v, 1)
+    return float(np.mean((s < 0.35) & (v > 60)))
+
+
+def rim_paper_share(card_bgr: np.ndarray, width: int = 2) -> float:
+    """paper_share of the outermost `width` pixels of a 32x50 copy of a rectified card, where a
+    card shows its white border."""
+    small = cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA)
+    ring = np.ones((50, 32), bool)
+    ring[width:-width, width:-width] = False
+    return paper_share(small[ring])
+
+
 def white_gains(card_bgr: np.ndarray) -> np.ndarray:
     """Per-channel gains that make the card's white paper neutral and bright (from a small
     copy: the paper is large, so 32x50 pixels are plenty and it keeps this cheap)."""

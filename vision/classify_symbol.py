@@ -60,11 +60,13 @@ def hog(img: np.ndarray, cell: int = 8, bins: int = 9) -> np.ndarray:
     return blocks.ravel()
 
 
-def _pixel_classes(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pixel_classes(card_bgr: np.ndarray, gains: np.ndarray | None = None,
+                   split: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     wb = white_balance(card_bgr, gains)
     mx, mn = channel_max_min(wb)
     sat = (mx - mn) / np.maximum(mx, 1)
-    split = _colour_split(sat[mx >= 70])
+    if split is None:
+        split = _colour_split(sat[mx >= 70])
     white = ((sat < split) & (mx > 150)).astype(np.float32)
     dark = (mx < 70).astype(np.float32)
     colour = ((sat >= split) & (mx >= 70)).astype(np.float32)
@@ -81,9 +83,9 @@ def _colour_split(sat: np.ndarray) -> float:
     return float(np.clip(t / 255, PALE_SPLIT, 0.3))
 
 
-def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
+def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None, split: float | None = None) -> np.ndarray:
     """Mask (float32, 48x72) of the centre symbol of a canonical card (CANON_W x CANON_H)."""
-    white, dark, colour = _pixel_classes(card_bgr, gains)
+    white, dark, colour = _pixel_classes(card_bgr, gains, split)
     h, w = white.shape
     y0, y1, x0, x1 = int(0.2 * h), int(0.8 * h), int(0.14 * w), int(0.86 * w)
     wc, dc, cc = white[y0:y1, x0:x1], dark[y0:y1, x0:x1], colour[y0:y1, x0:x1]

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .classify_colour import channel_max_min
+from .classify_colour import channel_max_min, paper_share, rim_paper_share
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -136,16 +136,6 @@ def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
     return aspect_s * fill_s
 
 
-def _ring_whiteness(work_bgr: np.ndarray, quad: np.ndarray) -> float:
-    small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
-    ring = np.ones((50, 32), bool)
-    ring[3:-3, 3:-3] = False
-    px = small[ring]
-    v, mn = channel_max_min(px)
-    s = (v - mn) / np.maximum(v, 1)
-    return float(np.mean((s < 0.35) & (v > 60)))
-
-
 def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of the outline that runs along a strong image edge."""
     h, w = grad.shape
@@ -184,9 +174,8 @@ def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     inner_ring[4:-4, 4:-4] = True
     inner_ring[7:-7, 7:-7] = False
     ring_px, in_px = small[ring], small[inner_ring]
-    v, mn = channel_max_min(ring_px)
-    s = (v - mn) / np.maximum(v, 1)
-    white = float(np.mean((s < 0.35) & (v > 60)))
+    white = paper_share(ring_px)
+    v, _ = channel_max_min(ring_px)
     uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
     # border vs field: per-pixel colour distance between the two rings' medians
     contrast = float(np.clip(np.linalg.norm(np.median(ring_px, 0) - np.median(in_px, 0)) / 80, 0, 1))
@@ -301,7 +290,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
-    if 1.35 < frame_aspect < 1.8 and _ring_whiteness(work, order_quad(frame)) > 0.6:
+    if 1.35 < frame_aspect < 1.8 and rim_paper_share(warp_card(work, order_quad(frame), (32, 50)), 3) > 0.6:
         cands.append((0.6, frame, None))
     else:
         # a card filling the photo (cut by its edges): the frame is the best outline there is;

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
-from .classify_colour import COLOURS, colour_scores, field_darkness, white_gains
+from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
@@ -29,6 +29,12 @@ CANDIDATES = 8   # card outlines tried per image, best first (cluttered, hand-he
 WILD_INK_CLOSENESS = 0.75
 WILD_INK_SHARE = 0.15
 RARE_PRIOR = 0.7  # deck "auto": weight of codes outside the classic UNO and 99 decks
+# An unsure reading of a card is tried again with the symbol cut at these ink/paper splits
+# (see _classify); the new answer must be this sure, and the outline must have a white
+# paper rim (a card, not a smooth texture: re-reads found numerals in those).
+RETRY_SPLITS = (0.2, 0.5)
+RETRY_MIN = 0.7
+RETRY_RIM = 0.5
 SURE = 0.9       # stop trying outlines after an answer this confident
 PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
@@ -129,7 +135,6 @@ class Recogniser:
         canon = warped_bgr if warped_bgr.shape[:2] == (CANON_H, CANON_W) else cv2.resize(
             warped_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
         gains = white_gains(canon)
-        mask = symbol_mask(canon, gains)
         # the field decides the family: a black field is a wild (or the 99 deck's black card),
         # a coloured one is not, whatever the symbol looks like
         dark = field_darkness(canon, gains)
@@ -138,9 +143,24 @@ class Recogniser:
             allowed = {r for r in allowed if r.startswith("wild") or r in DARK_FIELD_RANKS}
         elif dark < COLOURED_FIELD:
             allowed = {r for r in allowed if not r.startswith("wild")}
+        colours = colour_scores(canon, gains)
+        best = self._read(canon, gains, None, allowed, dark, colours)
+        if best[1] >= SURE or _says_no_card(best[2]) or rim_paper_share(canon) < RETRY_RIM:
+            return best
+        # unsure of a card: the ink/paper split may have cut the symbol wrongly (glare
+        # bleaches part of a numeral, a tinted oval passes for ink), so cut it again
+        for split in RETRY_SPLITS:
+            other = self._read(canon, gains, split, allowed, dark, colours)
+            if other[0] is not None and other[1] > max(best[1], RETRY_MIN):
+                best = other
+        return best
+
+    def _read(self, canon: np.ndarray, gains: np.ndarray, split: float | None, allowed: set[str],
+              dark: float, colours: dict[str, float]) -> tuple[str | None, float, dict[str, float]]:
+        """(code or None, confidence, every code's score) with the symbol cut at `split`."""
+        mask = symbol_mask(canon, gains, split)
         rank_probs, sim = self.model.scores(features(canon, mask), allowed)
         rank_probs = _settle_six_nine(rank_probs, mask)
-        colours = colour_scores(canon, gains)
         scored: dict[str, float] = {}
         uno_colours = {c: colours[c] for c in COLOURS}
         col_total = sum(uno_colours.values()) or 1.0
@@ -177,6 +197,11 @@ class Recogniser:
         if code in (NONE_LABEL, BACK_LABEL) or sim < MIN_SIMILARITY or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
+
+
+def _says_no_card(scored: dict[str, float]) -> bool:
+    """The symbol reads best as no card or a card back."""
+    return not scored or max(scored, key=lambda c: scored[c]) in (NONE_LABEL, BACK_LABEL)
 
 
 def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
