@@ -5,7 +5,8 @@ the card outlines the recogniser finds near the change, those that cover the cha
 best are tried, and so are card-sized outlines fitted to the change itself (card_fit.py: the
 finder often misses a card lying on other cards). The outlines vote with their confidence:
 an odd outline (part of the card, or two cards) can read surely as another card, while the
-card's own outlines agree with each other.
+card's own outlines agree with each other. Outlines far smaller than the change (the card's
+oval, outlined several times over) do not vote at all.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .card_fit import card_like_short_side, edge_fitted_quads, fitted_quads
 from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
+CHANGE_SHARE = 0.25  # an outline smaller than this share of the changed area is not the new card
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,15 @@ def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
     cv2.polylines(outline, [np.round(quad).astype(np.int32)], True, 255, max(2, changed.shape[1] // 60))
     total = cv2.countNonZero(outline)
     return cv2.countNonZero(cv2.bitwise_and(outline, changed)) / total if total else 0.0
+
+
+def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
+    """The outlines big enough to be the card that made the change. An outline far smaller
+    than the change is part of a card (its oval or symbol, which the finder also outlines, and
+    which then sets the size of the fitted outlines too): several of those can outvote the
+    card itself. When no outline is that big, all of them stay."""
+    big = [q for q in quads if cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) >= CHANGE_SHARE * changed_area]
+    return big or quads
 
 
 def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray) -> Reading:
@@ -58,6 +69,7 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
     candidates += edge_fitted_quads(crop, changed, None, hint)
     candidates += fitted_quads(changed, None, hint)
+    candidates = _explaining(candidates, cv2.countNonZero(changed))
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tableref.vision.top_card import read_top_card
+from tableref.vision.top_card import _explaining, read_top_card
 
 
 class ScriptedReader:
@@ -46,3 +46,34 @@ def test_a_lone_reading_stands_and_nothing_read_is_none() -> None:
     got = read_top_card(ScriptedReader(quads, []), frame, (0, 0, 300, 200), changed)
     assert got.card is None and got.confidence == 0.0 and got.quad is not None
     assert read_top_card(None, frame, (0, 0, 300, 200), changed).card is None
+
+
+class BrightnessReader(ScriptedReader):
+    """Reads a dark outline (the inside of a card's oval) as one card and a bright one (a
+    whole card with its white border) as another."""
+
+    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+        self.calls += 1
+        return ("red-skip", 1.0) if warped.mean() < 100 else ("red-6", 0.6)
+
+
+def test_outlines_of_a_part_of_the_card_do_not_outvote_the_card() -> None:
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    frame[60:240, 140:260] = 230          # the new card (120 x 180), white border and all
+    frame[110:190, 175:225] = 30          # its dark centre oval (50 x 80)
+    changed = np.zeros((300, 400), np.uint8)
+    changed[60:240, 140:260] = 255
+    card = np.array([[140, 60], [260, 60], [260, 240], [140, 240]], np.float32)
+    oval = np.array([[175, 110], [225, 110], [225, 190], [175, 190]], np.float32)
+    # the finder outlines the oval three times over (as on real prints) and the card once
+    reader = BrightnessReader([oval, oval + 1, oval - 1, card], [])
+    got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
+    assert got.card == "red-6"
+
+
+def test_only_outlines_big_enough_for_the_change_are_kept() -> None:
+    small = np.array([[0, 0], [10, 0], [10, 15], [0, 15]], np.float32)   # area 150
+    large = small * 4                                                      # area 2400
+    assert [q.sum() for q in _explaining([small, large], 4000)] == [large.sum()]
+    assert len(_explaining([small, large], 500)) == 2
+    assert len(_explaining([small], 4000)) == 1   # nothing big enough: all stay
