@@ -1,7 +1,7 @@
 """Find card-shaped quadrilaterals in a photo and rectify them.
 
 Several cheap candidate masks are tried (bright-and-grey card border, edges, saturated card
-field, the whole frame for tight crops); every outline that fits a quadrilateral of card
+field, the field of each ink alone, the whole frame for tight crops); every outline that fits a quadrilateral of card
 proportions is scored on shape and on how card-like its rectified border looks. Cards lying
 fully visible score higher than cards partly covered, so the first quad is the top card.
 """
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .classify_colour import channel_max_min, paper_share, rim_paper_share
+from .classify_colour import HUE_EDGES, channel_max_min, paper_share, rim_paper_share
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -184,8 +184,20 @@ def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
 
 
-def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+# What a candidate mask outlines: the whole card; its printed field (the card extends beyond
+# it); or the field of one ink alone (see _candidate_masks)
+CARD, FIELD, INK = "card", "field", "ink"
+INK_RIM = 0.5  # paper share an ink field's card must show around it (see find_cards)
+
+
+@dataclass(frozen=True)
+class _Mask:
+    image: np.ndarray
+    kind: str
+    paired: bool = False  # also try unions of two same-coloured pieces (see _paired_fields)
+
+
+def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     s, v = hsv[:, :, 1], hsv[:, :, 2]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     k3 = np.ones((3, 3), np.uint8)
@@ -193,32 +205,35 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     # 1. light grey-ish pixels (the white card border) relative to the scene
     thr_v = max(90, int(np.percentile(v, 55)))
     white = ((v >= thr_v) & (s < 90)).astype(np.uint8) * 255
-    masks.append(cv2.morphologyEx(white, cv2.MORPH_CLOSE, k3))
+    masks.append(_Mask(cv2.morphologyEx(white, cv2.MORPH_CLOSE, k3), CARD))
     # 2. edges (works on light tables where the border merges with the background)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10, 0.5 * med), max(30, 1.2 * med))
     edges_s = cv2.Canny(cv2.GaussianBlur(s, (5, 5), 0), 30, 90)
-    masks.append(cv2.dilate(cv2.bitwise_or(edges, edges_s), k3))
+    masks.append(_Mask(cv2.dilate(cv2.bitwise_or(edges, edges_s), k3), CARD))
     # 3. saturated or bright: card field+border against a dull table
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks.append(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3))
+    masks.append(_Mask(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3), CARD))
     # 4./5. the saturated printed field. On clone decks the white oval cuts it in two
     # halves, so a wide closing joins them (two scales: small and large cards).
     sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
-    for k in (7, 21):
-        masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    # 6. the black field of a wild, on a table lighter than it (a white card on a light
+    k7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired=True))
+    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))), FIELD))
+    # 6.-8. the field of one ink: a hand or a wooden table is saturated too and merges with
+    # the field in 4./5.; their hues are reds, so the yellow, green and blue fields part from them
+    hue = hsv[:, :, 0]
+    for lo, hi, name in HUE_EDGES:
+        if name in ("yellow", "green", "blue"):
+            band = cv2.bitwise_and(sat, ((hue >= lo) & (hue < hi)).astype(np.uint8) * 255)
+            masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired=True))
+    # 9. the black field of a wild, on a table lighter than it (a white card on a light
     # table shows no border to follow)
     if float(np.median(v)) > 110:
         dark = (v < 70).astype(np.uint8) * 255
-        masks.append(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))))
-    else:
-        masks.append(np.zeros_like(v))
+        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))), FIELD))
     return masks
-
-
-FIELD_MASKS = 3  # the last masks outline the printed field, not the whole card
 
 
 def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:
@@ -267,22 +282,28 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     scale = np.float32(1.0 / k)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
     cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
-    masks = _candidate_masks(work)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    for mi, mask in enumerate(masks):
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for mask in _candidate_masks(work, hsv):
+        contours, _ = cv2.findContours(mask.image, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         contours = list(contours)
-        if mi == len(masks) - FIELD_MASKS:
+        if mask.paired:
             contours += _paired_fields(contours, hsv, min_area)
         for c in contours:
             area = cv2.contourArea(c)
             if area < min_area or area > 0.98 * wh * ww:
                 continue
             quad, hull = _quad_from_contour(c)
-            is_field = mi >= len(masks) - FIELD_MASKS
+            is_field = mask.kind != CARD
             # a clone-deck field is two halves around the oval: judge its hull
             shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
             if shape < 0.25:
+                continue
+            if mask.kind == INK:
+                # one ink's blobs come out of colourful textures too: only a card whose white
+                # border shows around the field counts
+                card = _expand_field(quad)
+                if rim_paper_share(warp_card(work, order_quad(card), (32, 50)), 2) >= INK_RIM:
+                    cands.append((shape * 0.95, card, None))
                 continue
             cands.append((shape, quad, hull))
             if is_field:  # printed field: the card extends beyond it
