@@ -51,7 +51,7 @@ class View:
 
 
 SATURATED = 248
-CLIPPED_CHROMA = 0.3  # (max - min) / max of a pixel that is clearly coloured, not grey or white
+CLIPPED_CHROMA = 0.2  # (max - min) / max of a pixel that is clearly coloured (pale skin ~0.23), not grey or white (a warm lamp ~0.12)
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tableref.vision.motion import MotionConfig, Normaliser, settled_change
 
@@ -16,13 +17,20 @@ def _changed(ref_bgr: np.ndarray, cur_bgr: np.ndarray) -> np.ndarray:
     return settled_change(cur.ratio, ref.ratio, cur.small, ref.small, MotionConfig().diff_threshold) > 0
 
 
-def test_a_hand_on_a_table_that_was_clipped_white_is_a_change() -> None:
+@pytest.mark.parametrize("skin", [(140, 170, 215), (180, 200, 235)])  # BGR; the second pale
+def test_a_hand_on_a_table_that_was_clipped_white_is_a_change(skin: tuple[int, int, int]) -> None:
     ref = np.full((90, 160, 3), 255, np.uint8)          # over-exposed white table
     cur = np.full((90, 160, 3), 200, np.uint8)          # the same table, exposure settled
-    cur[40:90, 60:100] = (140, 170, 215)                # a skin-coloured hand (BGR) from the edge
+    cur[40:90, 60:100] = skin                           # a hand from the edge
     changed = _changed(ref, cur)
     assert changed[50:90, 65:95].mean() > 0.9           # the hand's flat inside counts too
     assert changed[:, :50].mean() < 0.01 and changed[:30].mean() < 0.01  # the grey table does not
+
+
+def test_a_warm_lamp_on_a_clipped_table_is_not_a_change() -> None:
+    ref = np.full((90, 160, 3), 255, np.uint8)
+    cur = np.full((90, 160, 3), (190, 205, 215), np.uint8)  # the white table under a warm lamp
+    assert _changed(ref, cur).mean() < 0.01
 
 
 def test_a_grey_shadow_on_a_clipped_table_is_not_a_change() -> None:
