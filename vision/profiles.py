@@ -2,12 +2,13 @@
 
 * The built-in profile is generated from the project's own renders (cardface) with camera
   augmentation; nothing in it comes from third-party images. It is regenerated on first use
-  (a few seconds) and cached under the user cache dir, keyed by the generator version.
+  (a few seconds) and cached under the user cache dir, keyed by the generator's source.
 * Enrolled profiles (`tableref enroll`) hold features of a user's physical deck, computed
   from their own shots, and live under the user data dir as `<name>.npz`.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
@@ -19,7 +20,24 @@ import numpy as np
 from .classify_symbol import FEATURE_VERSION, features, rank_key
 from .find_card import warp_card
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-r23"
+# Every module that shapes the built-in profile's renders and features. The cache key holds
+# a digest of their source, so an upgrade (or a change someone forgot to version) never loads
+# a stale profile: a profile built by older code scores worse without any error.
+_PROFILE_SOURCES = ("cardface.py", "glyphs.py", "classify_symbol.py", "classify_colour.py",
+                    "classify_training.py", "find_card.py", "profiles.py")
+
+
+def sources_digest(folder: pathlib.Path = pathlib.Path(__file__).parent) -> str:
+    digest = hashlib.sha1()
+    for name in _PROFILE_SOURCES:
+        try:
+            digest.update((folder / name).read_bytes())
+        except OSError:  # installed without sources: the feature version alone keys the cache
+            digest.update(name.encode())
+    return digest.hexdigest()[:10]
+
+
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-{sources_digest()}"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -145,6 +163,9 @@ def builtin_profile() -> Profile:
     _BUILTIN = build_builtin()
     try:
         _BUILTIN.save(path)
+        for old in path.parent.glob("builtin-*.npz"):
+            if old != path:
+                old.unlink()  # profiles of older code are never read again
     except OSError:
         pass  # read-only home: keep it in memory only
     return _BUILTIN
