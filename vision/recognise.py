@@ -144,23 +144,26 @@ class Recogniser:
         elif dark < COLOURED_FIELD:
             allowed = {r for r in allowed if not r.startswith("wild")}
         colours = colour_scores(canon, gains)
-        best = self._read(canon, gains, None, allowed, dark, colours)
+        first = symbol_mask(canon, gains)
+        best = self._read(canon, (first,), allowed, dark, colours)
         if best[1] >= SURE or _says_no_card(best[2]) or rim_paper_share(canon) < RETRY_RIM:
             return best
         # unsure of a card: the ink/paper split may have cut the symbol wrongly (glare
         # bleaches part of a numeral, a tinted oval passes for ink), so cut it again
         for split in RETRY_SPLITS:
-            other = self._read(canon, gains, split, allowed, dark, colours)
+            # an underline the first cut saw still tells 6 from 9 where this cut lost it
+            other = self._read(canon, (symbol_mask(canon, gains, split), first), allowed, dark, colours)
             if other[0] is not None and other[1] > max(best[1], RETRY_MIN):
                 best = other
         return best
 
-    def _read(self, canon: np.ndarray, gains: np.ndarray, split: float | None, allowed: set[str],
+    def _read(self, canon: np.ndarray, masks: tuple[np.ndarray, ...], allowed: set[str],
               dark: float, colours: dict[str, float]) -> tuple[str | None, float, dict[str, float]]:
-        """(code or None, confidence, every code's score) with the symbol cut at `split`."""
-        mask = symbol_mask(canon, gains, split)
+        """(code or None, confidence, every code's score) of the symbol cut out as masks[0] (the
+        other masks only tell 6 from 9, see _settle_six_nine)."""
+        mask = masks[0]
         rank_probs, sim = self.model.scores(features(canon, mask), allowed)
-        rank_probs = _settle_six_nine(rank_probs, mask)
+        rank_probs = _settle_six_nine(rank_probs, masks)
         scored: dict[str, float] = {}
         uno_colours = {c: colours[c] for c in COLOURS}
         col_total = sum(uno_colours.values()) or 1.0
@@ -243,12 +246,13 @@ def _four_inks(colours: dict[str, float]) -> bool:
     return sum(v / total >= WILD_INK_SHARE for v in colours.values()) >= 3
 
 
-def _settle_six_nine(rank_probs: dict[str, float], mask: np.ndarray) -> dict[str, float]:
-    """6 and 9 differ only by which way up they are; the underline decides (see six_or_nine)."""
+def _settle_six_nine(rank_probs: dict[str, float], masks: tuple[np.ndarray, ...]) -> dict[str, float]:
+    """6 and 9 differ only by which way up they are; the underline decides (see six_or_nine),
+    as the first of `masks` that shows one tells it."""
     top = max(rank_probs, key=lambda r: rank_probs[r]) if rank_probs else None
     if top not in ("6", "9"):
         return rank_probs
-    which = six_or_nine(mask)
+    which = next((w for w in map(six_or_nine, masks) if w is not None), None)
     if which is None:
         return rank_probs
     out = dict(rank_probs)

@@ -7,8 +7,9 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import all_codes, render_card
-from tableref.vision.classify_symbol import CANON_H, CANON_W
-from tableref.vision.recognise import Recogniser
+from tableref.vision.classify_colour import white_gains
+from tableref.vision.classify_symbol import CANON_H, CANON_W, six_or_nine, symbol_mask
+from tableref.vision.recognise import Recogniser, _settle_six_nine
 
 
 def _glared(face: np.ndarray, amount: float) -> np.ndarray:
@@ -30,3 +31,14 @@ def test_a_numeral_half_bleached_by_glare_is_still_read() -> None:
         if card != code:
             wrong.append((code, card))
     assert not wrong, wrong
+
+
+def test_a_re_read_keeps_the_underline_the_first_cut_saw() -> None:
+    # a re-read's cut may lose the 6's underline; the first cut's underline still decides
+    face = cv2.resize(render_card("red-6", "classic", 160, np.random.default_rng(1))[:, :, :3], (CANON_W, CANON_H))
+    first = symbol_mask(face, white_gains(face))
+    assert six_or_nine(first) == "6"
+    lost = np.zeros_like(first)
+    probs = {"6": 0.2, "9": 0.8}
+    assert _settle_six_nine(probs, (lost,)) == probs
+    assert _settle_six_nine(probs, (lost, first)) == {"6": 1.0, "9": 0.0}
