@@ -188,6 +188,9 @@ def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
 # it); or the field of one ink alone (see _candidate_masks)
 CARD, FIELD, INK = "card", "field", "ink"
 INK_RIM = 0.5  # paper share an ink field's card must show around it (see find_cards)
+# ... and its outline ranks below a whole-card outline of the same shape: the mini cards of
+# a wild +4 are ink fields on a white oval too (hemant's wild +4 was enrolled as one)
+INK_WEIGHT = 0.8
 
 
 @dataclass(frozen=True)
@@ -303,7 +306,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
                 # border shows around the field counts
                 card = _expand_field(quad)
                 if rim_paper_share(warp_card(work, order_quad(card), (32, 50)), 2) >= INK_RIM:
-                    cands.append((shape * 0.95, card, None))
+                    cands.append((shape * INK_WEIGHT, card, None))
                 continue
             cands.append((shape, quad, hull))
             if is_field:  # printed field: the card extends beyond it
