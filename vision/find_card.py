@@ -1,9 +1,10 @@
 """Find card-shaped quadrilaterals in a photo and rectify them.
 
 Several cheap candidate masks are tried (bright-and-grey card border, edges, saturated card
-field, the field of each ink alone, the whole frame for tight crops); every outline that fits a quadrilateral of card
-proportions is scored on shape and on how card-like its rectified border looks. Cards lying
-fully visible score higher than cards partly covered, so the first quad is the top card.
+field, the field of each ink alone, the whole frame for tight crops); every outline that fits
+a quadrilateral of card proportions is scored on shape and on how card-like its rectified
+border looks. Cards lying fully visible score higher than cards partly covered, so the first
+quad is the top card.
 """
 from __future__ import annotations
 
@@ -223,7 +224,8 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
     k7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired=True))
-    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))), FIELD))
+    k21 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
+    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k21), FIELD))
     # 6.-8. the field of one ink: a hand or a wooden table is saturated too and merges with
     # the field in 4./5.; their hues are reds, so the yellow, green and blue fields part from them
     hue = hsv[:, :, 0]
@@ -235,7 +237,8 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     # table shows no border to follow)
     if float(np.median(v)) > 110:
         dark = (v < 70).astype(np.uint8) * 255
-        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))), FIELD))
+        k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD))
     return masks
 
 

@@ -51,7 +51,9 @@ class View:
 
 
 SATURATED = 248
-CLIPPED_CHROMA = 0.2  # (max - min) / max of a pixel that is clearly coloured (pale skin ~0.23), not grey or white (a warm lamp ~0.12)
+# (max - min) / max of a pixel that is clearly coloured (pale skin: ~0.23), not grey or white
+# (white under a warm lamp: ~0.12)
+CLIPPED_CHROMA = 0.2
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:

@@ -43,7 +43,8 @@ def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
     than the change is part of a card (its oval or symbol, which the finder also outlines, and
     which then sets the size of the fitted outlines too): several of those can outvote the
     card itself. When no outline is that big, all of them stay."""
-    big = [q for q in quads if cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) >= CHANGE_SHARE * changed_area]
+    floor = CHANGE_SHARE * changed_area
+    big = [q for q in quads if cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) >= floor]
     return big or quads
 
 
