@@ -19,9 +19,10 @@ import time
 
 import cv2
 
+from tableref.errors import UserError
 from tableref.vision.recognise import Recogniser
 from tableref.vision.sources import open_source
-from tableref.vision.synth.scene import SceneParams, SynthScene
+from tableref.vision.synth.scene import SceneParams, SynthScene, parse_size
 from tableref.vision.watcher import PileWatcher
 
 
@@ -86,9 +87,11 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
 
 
 def _size(text: str) -> str:
-    w, sep, h = text.partition("x")
-    if not (sep and w.isdigit() and h.isdigit() and int(w) >= 64 and int(h) >= 64):
-        raise argparse.ArgumentTypeError(f"bad size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
+    """`--size`, checked as the synth: source will check it (one clear argparse error)."""
+    try:
+        parse_size(text)
+    except UserError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text
 
 
