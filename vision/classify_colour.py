@@ -22,9 +22,9 @@ def channel_max_min(px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
 
 
-def paper_share(px: np.ndarray) -> float:
-    """Share of the pixels (..., 3) that look like white card paper: light and nearly grey."""
-    v, mn = channel_max_min(px.astype(np.float32))
+def paper_share(v: np.ndarray, mn: np.ndarray) -> float:
+    """Share of the pixels, given their channel max `v` and min `mn` (channel_max_min), that
+    look like white card paper: light and nearly grey."""
     s = (v - mn) / np.maximum(v, 1)
     return float(np.mean((s < 0.35) & (v > 60)))
 
@@ -35,7 +35,7 @@ def rim_paper_share(card_bgr: np.ndarray, width: int = 2) -> float:
     small = cv2.resize(card_bgr, (32, 50), interpolation=cv2.INTER_AREA)
     ring = np.ones((50, 32), bool)
     ring[width:-width, width:-width] = False
-    return paper_share(small[ring])
+    return paper_share(*channel_max_min(small[ring].astype(np.float32)))
 
 
 def white_gains(card_bgr: np.ndarray) -> np.ndarray:

@@ -137,6 +137,11 @@ def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
     return aspect_s * fill_s
 
 
+def _rim_paper(work_bgr: np.ndarray, quad: np.ndarray, width: int) -> float:
+    """rim_paper_share of the card inside `quad` (warped straight to the 32x50 it measures)."""
+    return rim_paper_share(warp_card(work_bgr, quad, (32, 50)), width)
+
+
 def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of the outline that runs along a strong image edge."""
     h, w = grad.shape
@@ -175,8 +180,8 @@ def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
     inner_ring[4:-4, 4:-4] = True
     inner_ring[7:-7, 7:-7] = False
     ring_px, in_px = small[ring], small[inner_ring]
-    white = paper_share(ring_px)
-    v, _ = channel_max_min(ring_px)
+    v, mn = channel_max_min(ring_px)
+    white = paper_share(v, mn)
     uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
     # border vs field: per-pixel colour distance between the two rings' medians
     contrast = float(np.clip(np.linalg.norm(np.median(ring_px, 0) - np.median(in_px, 0)) / 80, 0, 1))
@@ -308,7 +313,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
                 # one ink's blobs come out of colourful textures too: only a card whose white
                 # border shows around the field counts
                 card = _expand_field(quad)
-                if rim_paper_share(warp_card(work, order_quad(card), (32, 50)), 2) >= INK_RIM:
+                if _rim_paper(work, card, 2) >= INK_RIM:
                     cands.append((shape * INK_WEIGHT, card, None))
                 continue
             cands.append((shape, quad, hull))
@@ -317,7 +322,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
-    if 1.35 < frame_aspect < 1.8 and rim_paper_share(warp_card(work, order_quad(frame), (32, 50)), 3) > 0.6:
+    if 1.35 < frame_aspect < 1.8 and _rim_paper(work, frame, 3) > 0.6:
         cands.append((0.6, frame, None))
     else:
         # a card filling the photo (cut by its edges): the frame is the best outline there is;
