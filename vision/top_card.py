@@ -62,15 +62,19 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     crop = frame_bgr[y0:y1, x0:x1]
     candidates: list[np.ndarray] = []
     quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(crop)]
+    changed_area = cv2.countNonZero(changed)
     if quads:
-        scores = [_coverage(q, changed) for q in quads]
+        # the card's oval and symbol lie wholly inside the change, so their outlines cover it
+        # best of all: rank only the outlines big enough to be the card
+        found = _explaining(quads, changed_area)
+        scores = [_coverage(q, changed) for q in found]
         # outlines come top card first; keep those whose edges changed, best covered first
-        order = sorted(range(len(quads)), key=lambda i: (-round(scores[i], 1), i))
-        candidates += [quads[i] for i in order[:3] if scores[i] >= 0.3]
+        order = sorted(range(len(found)), key=lambda i: (-round(scores[i], 1), i))
+        candidates += [found[i] for i in order[:3] if scores[i] >= 0.3]
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
     candidates += edge_fitted_quads(crop, changed, None, hint)
     candidates += fitted_quads(changed, None, hint)
-    candidates = _explaining(candidates, cv2.countNonZero(changed))
+    candidates = _explaining(candidates, changed_area)
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}
