@@ -86,6 +86,8 @@ def settings_from_args(args: argparse.Namespace) -> tuple[RunSettings, dict[str,
         if options:
             raise UserError("--resume: options come from the journal; --option cannot change them mid-game")
         flags.update(game=head.game, players=head.players, journal=str(path))
+        if args.names is None and head.names:
+            flags["names"] = head.names  # the names the game started with, unless renamed now
         header = head.to_json()
     settings = resolve(flags, config_path=config)
     if header is not None:
@@ -147,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if session is None:
             settings.journal.parent.mkdir(parents=True, exist_ok=True)
-            session = TableSession.new(make_header(settings.game, settings.players, settings.options),
-                                       settings.journal)
+            session = TableSession.new(make_header(settings.game, settings.players, settings.options,
+                                                   names=settings.names), settings.journal)
         from .vision.watcher import PileWatcher
         deck = game_deck(settings.game, session.referee.options) if settings.deck == "auto" else settings.deck
         watcher = PileWatcher(_recogniser(deck), region=region)

@@ -29,12 +29,15 @@ class RecordHeader:
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)  # seat 0 first; may be fewer than players
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"tableref": FORMAT_VERSION, "game": self.game,
                                "players": self.players, "options": dict(self.options)}
         if self.setup:
             obj["setup"] = dict(self.setup)
+        if self.names:
+            obj["names"] = list(self.names)
         return obj
 
     @classmethod
@@ -46,10 +49,15 @@ class RecordHeader:
             raise UserError(f"{where}: unsupported record version {obj['tableref']!r}")
         options = obj.get("options") or {}
         setup = obj.get("setup") or {}
+        names = obj.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise UserError(f"{where}: \"names\" must be a list of player names")
         try:
-            header = cls(obj.get("game"), obj.get("players"), options, setup)  # type: ignore[arg-type]
+            header = cls(obj.get("game"), obj.get("players"), options, setup, names)  # type: ignore[arg-type]
             rules = make_ruleset(header.game, header.players, options)
             rules.initial_state(setup)
+            if len(names) > header.players:
+                raise UserError(f"{len(names)} names for {header.players} players")
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
         return header

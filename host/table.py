@@ -53,6 +53,8 @@ def make_header(game: str, players: int, options: Mapping[str, Any] | None = Non
                               "options": dict(options or {})}
     if setup:
         header["setup"] = dict(setup)
+    if names:
+        header["names"] = list(names)  # a resumed game keeps them (see app.settings_from_args)
     return header
 
 
@@ -73,7 +75,8 @@ class TableSession:
         journal = None
         if journal_path is not None:
             journal = Journal.create(journal_path, make_header(header["game"], header["players"],
-                                                               header.get("options"), header.get("setup")))
+                                                               header.get("options"), header.get("setup"),
+                                                               header.get("names")))
         return cls(referee=referee, journal=journal)
 
     @classmethod

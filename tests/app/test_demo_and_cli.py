@@ -15,8 +15,11 @@ from tableref.game_script import DEMO_SETUP, REQUIRED, find_game
 TABLEREF = str(pathlib.Path(sys.executable).parent / "tableref")
 
 
-def tableref(*args: str, cwd: pathlib.Path | None = None, env: dict | None = None, timeout: float = 180):
-    return subprocess.run([TABLEREF, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+def tableref(*args: str, cwd: pathlib.Path | None = None, env: dict | None = None, timeout: float = 180,
+             keys: str | None = None):
+    """Run the command; `keys` are typed at its prompt (else stdin is empty)."""
+    return subprocess.run([TABLEREF, *args], capture_output=True, text=True, timeout=timeout,
+                          input=keys, stdin=None if keys is not None else subprocess.DEVNULL,
                           cwd=cwd, env=dict(os.environ, **(env or {})))
 
 
@@ -87,3 +90,28 @@ def test_a_short_synthetic_game_runs_and_resumes(tmp_path: pathlib.Path) -> None
                      "--port", "sim://", env=env)
     assert again.returncode == 0, again.stderr
     assert journal.read_text().splitlines() == lines  # everything was already journaled: nothing twice
+
+
+def test_a_resumed_game_keeps_the_players_names(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    env = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    where = ["--source", "synth:seed=2,cards=4,deck=ono99,size=800x600", "--port", "sim://", "--journal", str(journal)]
+    res = tableref("run", "--game", "ono99_2022", "--players", "3", "--names", "Zed", "Yan", "Xu", *where, env=env)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(journal.read_text().splitlines()[0])["names"] == ["Zed", "Yan", "Xu"]
+    # the four cards leave seat 2 to play; typed in after the resume, its card is Xu's
+    again = tableref("run", "--resume", *where, env=env, keys="x num-1\n")
+    assert again.returncode == 0, again.stderr
+    assert "Xu card num-1" in again.stdout, again.stdout
+    renamed = tableref("run", "--resume", "--names", "Zed", "Yan", "Wu", *where, env=env, keys="x num-2\n")
+    assert "Zed card num-2" in renamed.stdout, renamed.stdout   # names given again win
+
+
+@pytest.mark.parametrize("names,message", [('"Zed"', "must be a list of player names"),
+                                           ('["A", "B", "C", "D"]', "4 names for 3 players")])
+def test_a_journal_with_bad_names_is_one_clear_error(tmp_path: pathlib.Path, names: str, message: str) -> None:
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"tableref": 1, "game": "uno", "players": 3, "options": {}, "names": %s}\n' % names)
+    res = tableref("run", "--resume", "--journal", str(journal), "--source", "synth:seed=1,cards=1", "--port", "sim://")
+    assert res.returncode == 2 and message in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
