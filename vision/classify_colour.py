@@ -10,9 +10,11 @@ import cv2
 import numpy as np
 
 COLOURS = ("red", "yellow", "green", "blue")
-# OpenCV hue (0..180) centres of the printed inks after white balance; the boundaries between
-# them are the midpoints. Orange sits between red and yellow and is split at 14.
-HUE_EDGES = ((0, 14, "red"), (14, 37, "yellow"), (37, 88, "green"), (88, 140, "blue"), (140, 181, "red"))
+# OpenCV hue (0..180) ranges of the printed inks after white balance. Orange sits between red
+# and yellow and is split at 14. Yellow inks agree across printings (22..30 on every dev
+# source) but greens range from olive (38) to blue-green (85), so the yellow/green edge sits
+# just above the yellows, not halfway to a typical green: at 37 olive greens read yellow.
+HUE_EDGES = ((0, 14, "red"), (14, 33, "yellow"), (33, 88, "green"), (88, 140, "blue"), (140, 181, "red"))
 
 
 def channel_max_min(px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .classify_colour import channel_max_min, white_balance, white_gains
+from .classify_colour import COLOURS, HUE_EDGES, channel_max_min, white_balance, white_gains
 
 CANON_W, CANON_H = 128, 200
 FEATURE_VERSION = 7
@@ -241,8 +241,10 @@ def colour_mix(card_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     h, s_, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     sat = (s_ > 90) & (v > 35)
     n = float(h.size)
-    bins = [np.count_nonzero(sat & (h >= lo) & (h < hi)) for lo, hi in ((0, 14), (14, 37), (37, 88), (88, 140), (140, 181))]
-    hues = np.array([bins[0] + bins[4], bins[1], bins[2], bins[3]], np.float32) / max(1.0, float(sat.sum()))
+    shares = dict.fromkeys(COLOURS, 0)
+    for lo, hi, name in HUE_EDGES:
+        shares[name] += np.count_nonzero(sat & (h >= lo) & (h < hi))
+    hues = np.array(list(shares.values()), np.float32) / max(1.0, float(sat.sum()))
     hues = np.sort(hues)[::-1]
     dark = np.count_nonzero((v < 60) & (s_ < 110)) / n
     white = np.count_nonzero((s_ < 60) & (v > 150)) / n
