@@ -167,6 +167,10 @@ def resolve_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]
             raise ConfigError(f"bad value {value!r} for option {name!r} of {game} "
                               f"(expected {_describe(kind)})")
         resolved[name] = value
+    if game == "ena" and "ena_call_penalty" not in (options or {}):
+        # C14: a caught missing call is a mistake like any other, so unless the call has a
+        # penalty of its own it costs what mistake_penalty says (both default to 2)
+        resolved["ena_call_penalty"] = resolved["mistake_penalty"]
     if resolved.get("target_score", 1) <= 0:
         raise ConfigError(f"option 'target_score' must be positive, not {resolved['target_score']}")
     if resolved.get("tokens_per_player", 0) < 0:

@@ -82,7 +82,7 @@ SUPPORTED: dict[str, Spec] = {
         "overtake_draw_stacks": (True, (True,)),
         "stack_in_turn": ("same_type", ("none", "same_type", "any_draw")),
         "mistake_penalty": (2, int),
-        "ena_call_penalty": (2, int),
+        "ena_call_penalty": (None, int),  # None: a caught call is a mistake (C14), mistake_penalty
         "mistake_ends_turn": (False, _BOOL),
         "infer_color_from_next_card": (True, _BOOL),
         "scoring": ("cumulative_low", ("cumulative_low", "winner_collects")),

@@ -26,7 +26,8 @@ class UnoFamilySim(GameSim):
         self.ena = self.game == "ena"
         self.deck = no_mercy_deck() if self.nomercy else uno_deck(o.get("deck", "108"))
         if self.ena:
-            self.call_penalty, self.mistake_penalty = o["ena_call_penalty"], o["mistake_penalty"]
+            self.mistake_penalty = o["mistake_penalty"]
+            self.call_penalty = self.mistake_penalty if o["ena_call_penalty"] is None else o["ena_call_penalty"]
         elif self.nomercy:
             self.call_penalty, self.mistake_penalty = 2, 0
         else:
