@@ -22,7 +22,9 @@ from typing import Any
 
 from tablelink.messages import COLOURS
 
-FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "firmware"
+from .firmware_dir import firmware_dir
+
+FIRMWARE = firmware_dir()
 
 
 def micropython_exe() -> str | None:

@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass
 
 from .errors import UserError
+from .firmware_dir import firmware_dir
 from .link.urls import parse_port_spec
 
 # Kept as source on the board: main.py must be a .py to run at boot, config.py so that pins
@@ -105,17 +106,10 @@ def resolve_port(spec: str, comports=None) -> str:
     return ps.target
 
 
-def default_firmware_dir() -> pathlib.Path:
-    import tablelink
-
-    # tablelink lives in firmware/lib/tablelink; the firmware folder is two levels up.
-    return pathlib.Path(tablelink.__path__[0]).resolve().parent.parent
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", default="auto", help="device, pyserial URL, auto or auto:<serial> (default: auto)")
     parser.add_argument("--compile", action="store_true", help="precompile lib/ with mpy-cross (faster boot, less RAM)")
-    parser.add_argument("--firmware", type=pathlib.Path, default=None, help="firmware folder (default: the one next to tablelink)")
+    parser.add_argument("--firmware", type=pathlib.Path, default=None, help="firmware folder (default: the one this installation carries)")
     parser.add_argument("--no-reset", action="store_true", help="leave the board at its REPL after copying")
     parser.add_argument("--dry-run", action="store_true", help="print the commands instead of running them")
 
@@ -152,13 +146,13 @@ def _run_step(step: Step, port: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    firmware_dir = (args.firmware or default_firmware_dir()).resolve()
-    if not firmware_dir.is_dir():
-        raise UserError(f"{firmware_dir}: firmware folder not found")
+    folder = (args.firmware or firmware_dir()).resolve()
+    if not folder.is_dir():
+        raise UserError(f"{folder}: firmware folder not found")
     port = resolve_port(args.port)
     with tempfile.TemporaryDirectory(prefix="tableref-flash-") as staging:
-        steps = plan(firmware_dir, port, args.compile, pathlib.Path(staging), reset=not args.no_reset)
-        print(f"flash: {len(steps)} steps to {port} from {firmware_dir}", flush=True)
+        steps = plan(folder, port, args.compile, pathlib.Path(staging), reset=not args.no_reset)
+        print(f"flash: {len(steps)} steps to {port} from {folder}", flush=True)
         for i, step in enumerate(steps, 1):
             print(f"flash: [{i}/{len(steps)}] {step.label}", flush=True)
             if args.dry_run:

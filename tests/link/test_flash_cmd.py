@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from tableref.errors import UserError
-from tableref.flash_cmd import default_firmware_dir, firmware_files, plan, resolve_port
+from tableref.firmware_dir import firmware_dir
+from tableref.flash_cmd import firmware_files, plan, resolve_port
 
 
 def make_firmware(root: pathlib.Path) -> pathlib.Path:
@@ -99,7 +100,7 @@ def test_compile_step_really_compiles_the_real_tablelink(tmp_path: pathlib.Path)
     from tableref.flash_cmd import _run_step
 
     fw = make_firmware(tmp_path)
-    real = default_firmware_dir() / "lib/tablelink/host.py"
+    real = firmware_dir() / "lib/tablelink/host.py"
     (fw / "lib/tablelink/host.py").write_bytes(real.read_bytes())
     stage = tmp_path / "stage"
     steps = [s for s in plan(fw, "/dev/null", True, stage) if s.label == "compile lib/tablelink/host.py"]
@@ -175,7 +176,7 @@ def test_flash_deploys_to_a_micropython_repl_over_a_pty(tmp_path: pathlib.Path, 
         repl.wait()
         tty.close()
         relay.close()
-    fw = default_firmware_dir()
+    fw = firmware_dir()
     ext = ".mpy" if compile_ else ".py"
     expected = {f.with_suffix(ext).as_posix() if len(f.parts) > 1 else f.as_posix() for f in firmware_files(fw)}
     got = {p.relative_to(board_fs).as_posix() for p in board_fs.rglob("*") if p.is_file()}
