@@ -57,14 +57,21 @@ class BrightnessReader(ScriptedReader):
         return ("red-skip", 1.0) if warped.mean() < 100 else ("red-6", 0.6)
 
 
-def test_outlines_of_a_part_of_the_card_do_not_outvote_the_card() -> None:
+def _card_with_oval(top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(frame, change, card outline, oval outline): a new card (120 x 180, white border and
+    all) lying from row `top` on a 400 x 300 table, with its dark centre oval (50 x 80)."""
     frame = np.full((300, 400, 3), 90, np.uint8)
-    frame[60:240, 140:260] = 230          # the new card (120 x 180), white border and all
-    frame[110:190, 175:225] = 30          # its dark centre oval (50 x 80)
+    frame[top:top + 180, 140:260] = 230
+    frame[top + 50:top + 130, 175:225] = 30
     changed = np.zeros((300, 400), np.uint8)
-    changed[60:240, 140:260] = 255
-    card = np.array([[140, 60], [260, 60], [260, 240], [140, 240]], np.float32)
-    oval = np.array([[175, 110], [225, 110], [225, 190], [175, 190]], np.float32)
+    changed[top:top + 180, 140:260] = 255
+    card = np.array([[140, top], [259, top], [259, top + 179], [140, top + 179]], np.float32)
+    oval = np.array([[175, top + 50], [225, top + 50], [225, top + 130], [175, top + 130]], np.float32)
+    return frame, changed, card, oval
+
+
+def test_outlines_of_a_part_of_the_card_do_not_outvote_the_card() -> None:
+    frame, changed, card, oval = _card_with_oval(60)
     # the finder outlines the oval three times over (as on real prints) and the card once
     reader = BrightnessReader([oval, oval + 1, oval - 1, card], [])
     got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
@@ -95,15 +102,9 @@ class BorderReader(ScriptedReader):
 def test_the_card_outline_is_tried_when_its_oval_covers_the_change_better() -> None:
     # the oval's outlines lie wholly inside the change, the card's reaches its edge: ranked by
     # how much of their outline changed, the oval's three crowded out the card's
-    frame = np.full((300, 400, 3), 90, np.uint8)
-    frame[40:220, 140:260] = 230          # the new card
-    frame[90:170, 175:225] = 30           # its dark oval
+    frame, changed, card, oval = _card_with_oval(40)
     frame[220:300, 170:230] = 170         # the fingers that let go of it, still in view
-    changed = np.zeros((300, 400), np.uint8)
-    changed[40:220, 140:260] = 255
     changed[220:300, 170:230] = 255
-    card = np.array([[140, 40], [259, 40], [259, 219], [140, 219]], np.float32)
-    oval = np.array([[175, 90], [225, 90], [225, 170], [175, 170]], np.float32)
     reader = BorderReader([oval, oval + 1, oval - 1, card], [])
     got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
     assert got.card == "red-6"
