@@ -28,6 +28,8 @@ CANDIDATES = 8   # card outlines tried per image, best first (cluttered, hand-he
 # a wild's ink mix stands in for similarity down to this closeness (see _classify)
 WILD_INK_CLOSENESS = 0.75
 WILD_INK_SHARE = 0.15
+WILD_INK = 0.35  # saturated share of a card at and above which a wild is a plain wild ...
+WILD_DRAW4_INK = 0.25  # ... and at and below which a wild +4 (see _settle_wild_pair)
 RARE_PRIOR = 0.7  # deck "auto": weight of codes outside the classic UNO and 99 decks
 # An unsure reading of a card is tried again with the symbol cut at these ink/paper splits
 # (see _classify); the new answer must be this sure, and the outline must have a white
@@ -138,12 +140,16 @@ class Recogniser:
         # the field decides the family: a black field is a wild (or the 99 deck's black card),
         # a coloured one is not, whatever the symbol looks like
         dark = field_darkness(canon, gains)
+        colours = colour_scores(canon, gains)
         allowed = self.allowed_ranks
         if dark >= DARK_FIELD:
             allowed = {r for r in allowed if r.startswith("wild") or r in DARK_FIELD_RANKS}
+            if _four_inks({c: colours[c] for c in COLOURS}) and rim_paper_share(canon) >= RETRY_RIM:
+                # a black field in three or four inks, inside a card's white rim, is a wild
+                # however its symbol reads (wild prints vary most of all)
+                allowed -= {NONE_LABEL, BACK_LABEL}
         elif dark < COLOURED_FIELD:
             allowed = {r for r in allowed if not r.startswith("wild")}
-        colours = colour_scores(canon, gains)
         first = symbol_mask(canon, gains)
         best = self._read(canon, (first,), allowed, dark, colours)
         if best[1] >= SURE or _says_no_card(best[2]) or rim_paper_share(canon) < RETRY_RIM:
@@ -164,6 +170,8 @@ class Recogniser:
         mask = masks[0]
         rank_probs, sim = self.model.scores(features(canon, mask), allowed)
         rank_probs = _settle_six_nine(rank_probs, masks)
+        if {"wild", "wild_draw4"} <= allowed:
+            rank_probs = _settle_wild_pair(rank_probs, colours["_saturated"])
         scored: dict[str, float] = {}
         uno_colours = {c: colours[c] for c in COLOURS}
         col_total = sum(uno_colours.values()) or 1.0
@@ -197,7 +205,9 @@ class Recogniser:
             # inks in clear shares are evidence the nearest-neighbour distance cannot give
             closeness = max(closeness, WILD_INK_CLOSENESS)
         conf = scored[code] * closeness
-        if code in (NONE_LABEL, BACK_LABEL) or sim < MIN_SIMILARITY or conf < MIN_CONFIDENCE:
+        # a card already known to be a wild (see _classify) need not look like a profiled print
+        far = sim < MIN_SIMILARITY and NONE_LABEL in allowed
+        if code in (NONE_LABEL, BACK_LABEL) or far or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
 
@@ -244,6 +254,19 @@ def _four_inks(colours: dict[str, float]) -> bool:
     """At least three of the four UNO inks, each a clear share of the coloured area."""
     total = sum(colours.values()) or 1.0
     return sum(v / total >= WILD_INK_SHARE for v in colours.values()) >= 3
+
+
+def _settle_wild_pair(rank_probs: dict[str, float], saturated: float) -> dict[str, float]:
+    """A plain wild and a wild +4 differ in how much ink their oval holds: a wild's oval is
+    all ink (about half the card on every print we know), a wild +4 shows four small cards on
+    a white oval (a quarter of the card or less). Where that share is clear, it decides
+    between the two; the symbol features, which follow the white of the oval, cannot."""
+    pair = rank_probs.get("wild", 0.0) + rank_probs.get("wild_draw4", 0.0)
+    if pair == 0.0 or WILD_DRAW4_INK < saturated < WILD_INK:
+        return rank_probs
+    out = dict(rank_probs)
+    out["wild"], out["wild_draw4"] = (pair, 0.0) if saturated >= WILD_INK else (0.0, pair)
+    return out
 
 
 def _settle_six_nine(rank_probs: dict[str, float], masks: tuple[np.ndarray, ...]) -> dict[str, float]:

@@ -60,3 +60,46 @@ def test_a_washed_out_print_keeps_its_numeral(code: str) -> None:
     washed = symbol_mask(pale, white_gains(pale)) > 0.5
     assert crisp.sum() > 50
     assert np.count_nonzero(crisp & washed) / np.count_nonzero(crisp | washed) > 0.8
+
+
+def _big_oval_wild(short: int = 160) -> np.ndarray:
+    """A wild printed as many real ones are and the profile's renders are not: the four-colour
+    oval fills the white ring, with big lettering across it."""
+    from tableref.vision import cardface as cf
+    w, h = cf.card_size(short)
+    img = render_card("wild", "classic", short)[:, :, :3].copy()  # black field, white rim, corner ovals
+    cv2.ellipse(img, (w // 2, h // 2), (int(w * 0.36), int(h * 0.43)), 30, 0, 360, cf.INK["white"], -1, cv2.LINE_AA)
+    cf._four_colour_oval(img, w / 2, h / 2, w * 0.34, h * 0.41, 30)
+    cv2.putText(img, "WILD", (int(w * 0.08), int(h * 0.56)), cv2.FONT_HERSHEY_TRIPLEX, w / 110, cf.INK["white"],
+                max(2, w // 14), cv2.LINE_AA)
+    cv2.putText(img, "WILD", (int(w * 0.08), int(h * 0.56)), cv2.FONT_HERSHEY_TRIPLEX, w / 110, cf.INK["black"],
+                max(2, w // 28), cv2.LINE_AA)
+    return cv2.resize(img, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+
+
+def test_a_black_card_in_four_inks_reads_as_a_wild_even_when_its_print_looks_like_no_card() -> None:
+    from tableref.vision.classify_symbol import features
+    from tableref.vision.profiles import NONE_LABEL, Profile
+    card = _big_oval_wild()
+    rng = np.random.default_rng(5)
+    # a profile whose nearest print to this card is "no card", and whose wilds look unlike it
+    wilds = [features(cv2.resize(render_card(c, "classic", 160, rng)[:, :, :3], (CANON_W, CANON_H)))
+             for c in ("wild", "wild_draw4") for _ in range(6)]
+    none = [features(card), features(cv2.rotate(card, cv2.ROTATE_180))] * 3
+    prof = Profile("t", np.stack(wilds + none), ["wild"] * 6 + ["wild_draw4"] * 6 + [NONE_LABEL] * 6)
+    rec = recognise.Recogniser("uno", profile=prof)
+    for turned in (card, cv2.rotate(card, cv2.ROTATE_180)):
+        assert rec.classify_card(turned)[0] == "wild"  # half the card in ink: not a wild +4
+
+
+@pytest.mark.parametrize("saturated, said", [(0.5, "wild"), (0.45, "wild"), (0.2, "wild_draw4"), (0.14, "wild_draw4")])
+def test_the_ink_share_decides_between_a_wild_and_a_wild_draw4(saturated: float, said: str) -> None:
+    for probs in ({"wild": 0.7, "wild_draw4": 0.3}, {"wild": 0.2, "wild_draw4": 0.8}, {"wild_draw4": 1.0}):
+        out = recognise._settle_wild_pair(probs, saturated)
+        assert out[said] == pytest.approx(sum(probs.values()))
+
+
+def test_an_unclear_ink_share_leaves_the_wild_pair_to_the_symbol() -> None:
+    probs = {"wild": 0.3, "wild_draw4": 0.6, "skip": 0.1}
+    assert recognise._settle_wild_pair(probs, 0.3) == probs
+    assert recognise._settle_wild_pair({"skip": 1.0}, 0.5) == {"skip": 1.0}
