@@ -38,6 +38,13 @@ def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
     return cv2.countNonZero(cv2.bitwise_and(outline, changed)) / total if total else 0.0
 
 
+def _held(quad: np.ndarray, changed: np.ndarray, changed_area: int) -> float:
+    """Fraction of the changed pixels that lie inside the quad."""
+    inside = np.zeros(changed.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+    return cv2.countNonZero(cv2.bitwise_and(inside, changed)) / changed_area if changed_area else 0.0
+
+
 def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
     """The outlines big enough to be the card that made the change. An outline far smaller
     than the change is part of a card (its oval or symbol, which the finder also outlines, and
@@ -68,8 +75,10 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         # best of all: rank only the outlines big enough to be the card
         found = _explaining(quads, changed_area)
         scores = [_coverage(q, changed) for q in found]
-        # outlines come top card first; keep those whose edges changed, best covered first
-        order = sorted(range(len(found)), key=lambda i: (-round(scores[i], 1), i))
+        # outlines come top card first; keep those whose edges changed, ranked by how much of
+        # the change they hold too (the card holds it all, its oval a third)
+        held = [_held(q, changed, changed_area) for q in found]
+        order = sorted(range(len(found)), key=lambda i: (-round(scores[i] * held[i], 1), i))
         candidates += [found[i] for i in order[:3] if scores[i] >= 0.3]
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
     candidates += edge_fitted_quads(crop, changed, None, hint)

@@ -109,3 +109,24 @@ def test_the_card_outline_is_tried_when_its_oval_covers_the_change_better() -> N
     got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
     assert got.card == "red-6"
     assert np.allclose(got.quad, card)
+
+
+def test_an_outline_holding_all_of_the_change_beats_one_inside_it() -> None:
+    # the new card lies with its left part on an older card's white border, so that part of
+    # its outline did not change; its big oval's outlines changed all round
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    frame[60:240, 140:260] = 230
+    frame[90:210, 175:225] = 30
+    changed = np.zeros((300, 400), np.uint8)
+    changed[60:240, 150:260] = 255
+    card = np.array([[140, 60], [259, 60], [259, 239], [140, 239]], np.float32)
+    oval = np.array([[175, 90], [224, 90], [224, 209], [175, 209]], np.float32)
+
+    class Reader(ScriptedReader):
+        def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+            self.calls += 1   # the oval alone is no card; the card with its white border is
+            return ("red-6", 0.9) if warped[:4].min() >= 200 and warped[-4:].min() >= 200 else (None, 0.0)
+
+    got = read_top_card(Reader([oval, oval + 1, oval - 1, card], []), frame, (0, 0, 400, 300), changed)
+    assert got.card == "red-6"
+    assert np.allclose(got.quad, card)
