@@ -3,10 +3,11 @@
 The watcher knows *where* the pile changed; the recogniser knows what cards look like. Of
 the card outlines the recogniser finds near the change, those that cover the changed pixels
 best are tried, and so are card-sized outlines fitted to the change itself (card_fit.py: the
-finder often misses a card lying on other cards). The outlines vote with their confidence:
-an odd outline (part of the card, or two cards) can read surely as another card, while the
-card's own outlines agree with each other. Outlines far smaller than the change (the card's
-oval, outlined several times over) do not vote at all.
+finder often misses a card lying on other cards). The outlines vote with their confidence,
+weighted by how well they match the changed area: an odd outline (part of the card, or two
+cards) can read surely as another card, while the card's own outlines agree with each other
+and match the change best. Outlines far smaller than the change (the card's oval, outlined
+several times over) do not vote at all.
 """
 from __future__ import annotations
 
@@ -38,11 +39,23 @@ def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
     return cv2.countNonZero(cv2.bitwise_and(outline, changed)) / total if total else 0.0
 
 
-def _held(quad: np.ndarray, changed: np.ndarray, changed_area: int) -> float:
-    """Fraction of the changed pixels that lie inside the quad."""
+def _inside_changed(quad: np.ndarray, changed: np.ndarray) -> tuple[int, int]:
+    """(changed pixels inside the quad, pixels inside the quad)."""
     inside = np.zeros(changed.shape, np.uint8)
     cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    return cv2.countNonZero(cv2.bitwise_and(inside, changed)) / changed_area if changed_area else 0.0
+    return cv2.countNonZero(cv2.bitwise_and(inside, changed)), cv2.countNonZero(inside)
+
+
+def _held(quad: np.ndarray, changed: np.ndarray, changed_area: int) -> float:
+    """Share of the changed pixels that lie inside the quad."""
+    return _inside_changed(quad, changed)[0] / changed_area if changed_area else 0.0
+
+
+def _overlap(quad: np.ndarray, changed: np.ndarray, changed_area: int) -> float:
+    """Intersection over union of the quad and the changed pixels."""
+    inter, area = _inside_changed(quad, changed)
+    union = area + changed_area - inter
+    return inter / union if union else 0.0
 
 
 def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
@@ -92,7 +105,10 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
         if card is None:
             continue
-        votes[card] = votes.get(card, 0.0) + float(confidence)
+        # an outline votes as much as it matches the change: the card's own outline matches
+        # it best; its oval's (a third of it) and one around older cards too (their print
+        # reads surely as an older card) match it less
+        votes[card] = votes.get(card, 0.0) + float(confidence) * _overlap(quad, changed, changed_area)
         if card not in best or confidence > best[card].confidence:
             best[card] = Reading(card, float(confidence), quad + offset)
     if not votes:

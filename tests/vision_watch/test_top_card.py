@@ -130,3 +130,21 @@ def test_an_outline_holding_all_of_the_change_beats_one_inside_it() -> None:
     got = read_top_card(Reader([oval, oval + 1, oval - 1, card], []), frame, (0, 0, 400, 300), changed)
     assert got.card == "red-6"
     assert np.allclose(got.quad, card)
+
+
+def test_an_outline_around_older_cards_too_is_outvoted_by_the_card_s_own() -> None:
+    # the new card lies over an older one and nudged its far edge: an outline around both
+    # changed too, and reads surely as the older card; the card's own reads less surely
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    frame[40:260, 50:200] = 60
+    frame[60:240, 180:300] = 230
+    changed = np.zeros((300, 400), np.uint8)
+    changed[60:240, 180:300] = 255
+    changed[40:260, 45:80] = 255
+    card = np.array([[180, 60], [299, 60], [299, 239], [180, 239]], np.float32)
+    both = np.array([[50, 40], [299, 40], [299, 259], [50, 259]], np.float32)
+    # the card's outline ranks first (the finder lists the top card first); all others read None
+    reader = ScriptedReader([card, both], [("red-6", 0.75), ("blue-2", 0.95)])
+    got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
+    assert reader.calls > 2
+    assert got.card == "red-6"
