@@ -8,8 +8,11 @@ settled image is compared with the last accepted pile image:
 * no change: a hand passed, a shadow moved, the light changed: nothing to report;
 * the pile looks as it did before the last landing: the top card was taken back (`removed`);
 * otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
-  it cannot tell). A card identical to the one below still changes the pile image, since it
-  lies at another angle or offset.
+  it cannot tell), unless much of the change lies well beside the whole card read: a hand
+  still holds it (its sleeve may match the table, so nothing reaches the edge), and the
+  landing waits until something moves (or until nothing has for `defer_still_s`). A card
+  identical to the one below still changes the pile image, since it lies at another angle
+  or offset.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .cardface import ASPECT
 from .motion import SATURATED, MotionConfig, Normaliser, View, change_mask, clean, settled_change
 from .pile_region import Box, PileRegion
 from .top_card import Reading, read_top_card
@@ -41,6 +45,9 @@ class Event:
                 "t": round(self.t, 3), "frame": self.frame}
 
 
+BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
+
+
 @dataclass(frozen=True)
 class WatcherConfig:
     motion: MotionConfig = field(default_factory=MotionConfig)
@@ -56,6 +63,9 @@ class WatcherConfig:
     absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     history: int = 32
+    beside_share: float = 0.2  # change beside the card read, this share of its area, is a hand,
+    defer_still_s: float = 1.0  # ... unless nothing moves for this long,
+    defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
 
 
 @dataclass
@@ -80,6 +90,9 @@ class PileWatcher:
         self._t_motion = 0.0
         self._t_grow = 0.0
         self._edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
+        # a landing put off while a hand lay beside the card: (first put off, last put off)
+        self._deferred: tuple[float, float] | None = None
+        self._report_now = False  # ... and nothing has moved since: report it at once
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -131,6 +144,10 @@ class PileWatcher:
             self._t_motion = t
             return []
         self._quiet_frames += 1
+        if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
+            # nothing moved since: what lies beside the card is no hand (a nudged card)
+            self._report_now = True
+            self._disturbed = True
         if (not self._disturbed or self._quiet_frames < self.config.min_settle_frames
                 or t - self._t_motion < self.config.settle_s):
             return []
@@ -192,6 +209,7 @@ class PileWatcher:
         step = _exposure_step(n.small[roi], ref.small[roi])
         if area < self._change_px * (1 + cfg.exposure_caution * step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
+            self._deferred, self._report_now = None, False
             return []
         if self._history:
             before = self._history[-1]
@@ -202,10 +220,19 @@ class PileWatcher:
                 self._history.pop()
                 self._pile = _PileState(self._merge(n), before.top)
                 self._disturbed = False
+                self._deferred, self._report_now = None, False
                 return [Event("removed", removed.card if removed else None,
                               removed.confidence if removed else 0.0, t, frame_index,
                               _quad_tuple(removed.quad) if removed else None)]
         reading = self._read(frame, interior, (x0, y0))
+        first = t if self._deferred is None else self._deferred[0]
+        if not self._report_now and t - first < cfg.defer_max_s and self._beside_card(interior, reading, (x0, y0)):
+            # a hand holding the card still above the pile, its sleeve the table's colour (so
+            # nothing reaches the edge): look again once something has moved
+            self._deferred = (first, t)
+            self._disturbed = False
+            return []
+        self._deferred, self._report_now = None, False
         self._history.append(self._pile)
         del self._history[:-cfg.history]
         self._pile = _PileState(self._merge(n), reading)
@@ -215,6 +242,25 @@ class PileWatcher:
         hull_area = cv2.contourArea(cv2.convexHull(pts))
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+
+    def _beside_card(self, interior: np.ndarray, reading: Reading, origin: tuple[int, int]) -> bool:
+        """Whether much of the change lies well away from the card that was read: the hand
+        that still holds it. Only a whole card's outline tells: an outline of one end's field
+        or of the oval leaves the rest of the card beyond it."""
+        if reading.quad is None:
+            return False
+        assert self._norm is not None
+        quad = np.asarray(reading.quad, np.float32) * self._norm.scale - np.array(origin, np.float32)
+        (_, _), (a, b), _ = cv2.minAreaRect(quad)
+        short, long = min(a, b), max(a, b)
+        known = self.region.card_size
+        whole = short * long >= 0.8 * ASPECT * known ** 2 if known else abs(long / max(short, 1e-6) / ASPECT - 1) <= 0.15
+        if not whole or short <= 0:
+            return False
+        card = np.zeros(interior.shape, np.uint8)
+        cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
+        away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > BESIDE_REACH * short
+        return np.count_nonzero((interior > 0) & away) >= self.config.beside_share * short * long
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None

@@ -1,0 +1,64 @@
+"""PileWatcher with a hand that holds a card still above the pile before letting go.
+
+Where the sleeve matches the table, nothing of the arm reaches the region's edge: only the
+hand beside the card tells that it is still held."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tableref.vision.watcher import PileWatcher
+
+W, H, FPS = 320, 240, 25.0
+CARD = (130, 80, 190, 170)   # x0, y0, x1, y1 of the card once it lies on the pile
+
+
+class BrightCardReader:
+    """Outlines and reads the bright card (a real recogniser is not the point here)."""
+
+    def find_cards(self, crop: np.ndarray) -> list[np.ndarray]:
+        pts = cv2.findNonZero((crop.min(axis=2) >= 200).astype(np.uint8))
+        return [] if pts is None else [cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float32)]
+
+    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+        return ("red-6", 0.9) if warped.mean() > 180 else (None, 0.0)
+
+
+_RNG = np.random.default_rng(1)
+_GRAIN = _RNG.integers(-12, 13, (H, W, 1))  # the table's grain (a flat table hides changes)
+
+
+def _frame(card: bool, hand: bool) -> np.ndarray:
+    img = (90 + _GRAIN).repeat(3, axis=2)
+    if card:
+        x0, y0, x1, y1 = CARD
+        img[y0:y1, x0:x1] = 235
+        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)   # its printed field
+    if hand:
+        # palm and fingers over the card's near end (skin has grain too)
+        img[160:228, 132:188] = np.array([120, 160, 210]) + 2 * _GRAIN[160:228, 132:188]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _run(frames: list[np.ndarray]) -> list[dict]:
+    watcher = PileWatcher(BrightCardReader())
+    out = []
+    for i, img in enumerate(frames):
+        out += [e.as_json() for e in watcher.feed(i, i / FPS, img)]
+    return out
+
+
+def test_a_card_held_still_is_reported_once_the_hand_lets_go() -> None:
+    # 0.4 s of table, the hand holds the card still for 0.8 s, then the card lies alone
+    frames = [_frame(False, False)] * 10 + [_frame(True, True)] * 20 + [_frame(True, False)] * 20
+    events = _run(frames)
+    assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
+    assert events[0]["frame"] >= 30
+
+
+def test_something_left_beside_the_card_delays_the_report_but_does_not_lose_it() -> None:
+    # what lies beside the card never moves away (a nudged card, not a hand)
+    frames = [_frame(False, False)] * 10 + [_frame(True, True)] * 60
+    events = _run(frames)
+    assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
+    assert events[0]["frame"] <= 10 + 2 + 1.2 * FPS
