@@ -25,7 +25,7 @@ from tablelink.messages import Snapshot
 
 from .board_view import board_snapshot
 from .link.journal_keys import parse_source_tag
-from .record import FORMAT_VERSION, TABLE_RECORD_TYPES, Journal, read_record, repair_torn_tail
+from .record import TABLE_RECORD_TYPES, Journal, RecordHeader, read_record, repair_torn_tail
 from .referee import Referee, Verdict
 from .rules import make_ruleset
 
@@ -49,13 +49,8 @@ class Outcome:
 
 def make_header(game: str, players: int, options: Mapping[str, Any] | None = None,
                 setup: Mapping[str, Any] | None = None, names: list[str] | None = None) -> dict[str, Any]:
-    header: dict[str, Any] = {"tableref": FORMAT_VERSION, "game": game, "players": players,
-                              "options": dict(options or {})}
-    if setup:
-        header["setup"] = dict(setup)
-    if names:
-        header["names"] = list(names)  # a resumed game keeps them (see app.settings_from_args)
-    return header
+    # the journal's own header type writes it, names included (a resumed game keeps them)
+    return RecordHeader(game, players, dict(options or {}), dict(setup or {}), list(names or [])).to_json()
 
 
 @dataclass
