@@ -111,16 +111,29 @@ def test_the_card_outline_is_tried_when_its_oval_covers_the_change_better() -> N
     assert np.allclose(got.quad, card)
 
 
+def _rect(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """The outline of the pixels [y0:y1, x0:x1]."""
+    return np.array([[x0, y0], [x1 - 1, y0], [x1 - 1, y1 - 1], [x0, y1 - 1]], np.float32)
+
+
+def _scene(paint: list[tuple[int, int, int, int, int]],
+           change: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(frame, change) of a 400 x 300 table: boxes (x0, y0, x1, y1, grey) painted in order,
+    boxes (x0, y0, x1, y1) marked as changed."""
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    for x0, y0, x1, y1, grey in paint:
+        frame[y0:y1, x0:x1] = grey
+    changed = np.zeros((300, 400), np.uint8)
+    for x0, y0, x1, y1 in change:
+        changed[y0:y1, x0:x1] = 255
+    return frame, changed
+
+
 def test_an_outline_holding_all_of_the_change_beats_one_inside_it() -> None:
     # the new card lies with its left part on an older card's white border, so that part of
     # its outline did not change; its big oval's outlines changed all round
-    frame = np.full((300, 400, 3), 90, np.uint8)
-    frame[60:240, 140:260] = 230
-    frame[90:210, 175:225] = 30
-    changed = np.zeros((300, 400), np.uint8)
-    changed[60:240, 150:260] = 255
-    card = np.array([[140, 60], [259, 60], [259, 239], [140, 239]], np.float32)
-    oval = np.array([[175, 90], [224, 90], [224, 209], [175, 209]], np.float32)
+    frame, changed = _scene([(140, 60, 260, 240, 230), (175, 90, 225, 210, 30)], [(150, 60, 260, 240)])
+    card, oval = _rect(140, 60, 260, 240), _rect(175, 90, 225, 210)
 
     class Reader(ScriptedReader):
         def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
@@ -135,14 +148,8 @@ def test_an_outline_holding_all_of_the_change_beats_one_inside_it() -> None:
 def test_an_outline_around_older_cards_too_is_outvoted_by_the_card_s_own() -> None:
     # the new card lies over an older one and nudged its far edge: an outline around both
     # changed too, and reads surely as the older card; the card's own reads less surely
-    frame = np.full((300, 400, 3), 90, np.uint8)
-    frame[40:260, 50:200] = 60
-    frame[60:240, 180:300] = 230
-    changed = np.zeros((300, 400), np.uint8)
-    changed[60:240, 180:300] = 255
-    changed[40:260, 45:80] = 255
-    card = np.array([[180, 60], [299, 60], [299, 239], [180, 239]], np.float32)
-    both = np.array([[50, 40], [299, 40], [299, 259], [50, 259]], np.float32)
+    frame, changed = _scene([(50, 40, 200, 260, 60), (180, 60, 300, 240, 230)], [(180, 60, 300, 240), (45, 40, 80, 260)])
+    card, both = _rect(180, 60, 300, 240), _rect(50, 40, 300, 260)
     # the card's outline ranks first (the finder lists the top card first); all others read None
     reader = ScriptedReader([card, both], [("red-6", 0.75), ("blue-2", 0.95)])
     got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
