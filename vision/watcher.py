@@ -251,11 +251,16 @@ class PileWatcher:
             return False
         assert self._norm is not None
         quad = np.asarray(reading.quad, np.float32) * self._norm.scale - np.array(origin, np.float32)
-        (_, _), (a, b), _ = cv2.minAreaRect(quad)
-        short, long = min(a, b), max(a, b)
+        (_, _), sides, _ = cv2.minAreaRect(quad)
+        short, long = min(sides), max(sides)
+        if short <= 0:
+            return False
         known = self.region.card_size
-        whole = short * long >= 0.8 * ASPECT * known ** 2 if known else abs(long / max(short, 1e-6) / ASPECT - 1) <= 0.15
-        if not whole or short <= 0:
+        if known:   # most of a card of the size the pile's cards have shown
+            whole = short * long >= 0.8 * ASPECT * known ** 2
+        else:       # the first card: a card's proportions
+            whole = abs(long / short / ASPECT - 1) <= 0.15
+        if not whole:
             return False
         card = np.zeros(interior.shape, np.uint8)
         cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
