@@ -23,6 +23,7 @@ class MotionConfig:
     norm_sigma: float = 5.0  # blur (small-image pixels) that defines "low frequency" lighting
     dark_offset: float = 25.0  # added before dividing, so noise in dark areas is not amplified
     diff_threshold: float = 0.14  # relative reflectance change that counts as a changed pixel
+    chroma_threshold: float = 0.045  # change of a pixel's colour share (see chroma_change) that counts
 
 
 class Normaliser:
@@ -93,4 +94,24 @@ def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_
     if blown.any():
         hi, lo = channel_max_min(cur_small.astype(np.int16))
         changed |= blown & (hi - lo > CLIPPED_CHROMA * np.maximum(hi, 1))
+    return changed.astype(np.uint8) * 255
+
+
+CHROMA_DAMP = 12.0  # added to each channel before taking shares, so dark noise is not a colour
+
+
+def chroma_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: float) -> np.ndarray:
+    """uint8 mask (255 = changed) where a pixel's colour (each channel's share of the sum)
+    moved by more than `threshold`, ignoring pixels saturated in either image.
+
+    This sees what the ratio view cannot: the inside of a big flat area, such as a hand or
+    a sleeve over a plain table, whose ratio to its own blur is 1 like the table's. Light
+    and shadow change brightness, which colour shares ignore; the tint of a new lamp moves
+    a grey table's shares by about 0.02, under the threshold."""
+    a = cur_small.astype(np.float32) + CHROMA_DAMP
+    b = ref_small.astype(np.float32) + CHROMA_DAMP
+    diff = cv2.absdiff(a / cv2.merge([cv2.transform(a, np.ones((1, 3), np.float32))] * 3),
+                       b / cv2.merge([cv2.transform(b, np.ones((1, 3), np.float32))] * 3))
+    changed = _channel_max(diff) > threshold
+    changed &= (channel_max_min(cur_small)[0] < SATURATED) & (channel_max_min(ref_small)[0] < SATURATED)
     return changed.astype(np.uint8) * 255

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .motion import SATURATED, MotionConfig, Normaliser, View, change_mask, clean, settled_change
+from .motion import SATURATED, MotionConfig, Normaliser, View, change_mask, chroma_change, clean, settled_change
 from .pile_region import Box, PileRegion
 from .top_card import Reading, read_top_card
 
@@ -164,23 +164,12 @@ class PileWatcher:
         roi = (slice(y0, y1), slice(x0, x1))
         ref = self._pile.image
         changed = self._changed(n, ref, roi)
-        # An arm is long and often close to the table's colour: its outline comes out dotted.
-        # Dilating the raw (uncleaned) mask joins the dots, so an arm reaching the region's
-        # edge is seen as one piece touching it.
-        raw = settled_change(n.ratio[roi], ref.ratio[roi], n.small[roi], ref.small[roi], cfg.motion.diff_threshold)
-        joined = cv2.dilate(raw, np.ones((5, 5), np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        raw_in = np.bincount(labels[raw > 0], minlength=count)  # sensor noise is sparse, outlines are not
-        rh, rw = changed.shape
-        min_part = self._part_px
-        at_edge = [i for i in range(1, count)
-                   if raw_in[i] >= 2 * min_part and (stats[i, 0] == 0 or stats[i, 1] == 0 or
-                                                     stats[i, 0] + stats[i, 2] == rw or stats[i, 1] + stats[i, 3] == rh)]
-        touching = bool(at_edge)
+        edge = self._at_edge(n, ref, roi)
+        touching = bool(edge.any())
         # small specks are noise; what remains of the fine-scale change is the new pile state
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         keep = np.zeros(count, np.uint8)
-        keep[1:] = (stats[1:, 4] >= min_part) * 255
+        keep[1:] = (stats[1:, 4] >= self._part_px) * 255
         interior = keep[labels]
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, touching,
                   cv2.countNonZero(interior), self._change_px, self.region.box())
@@ -194,7 +183,6 @@ class PileWatcher:
                 # pieces into the pile image once nothing has moved for a while, or once the same
                 # piece has stayed put for long while hands came and went (a lingering hand moves,
                 # so it is not taken in).
-                edge = np.isin(labels, at_edge)
                 if self._edge is None or self._edge[0].shape != edge.shape or (
                         np.count_nonzero(edge & self._edge[0]) < 0.6 * np.count_nonzero(edge | self._edge[0])):
                     self._edge = (edge, t)
@@ -242,6 +230,20 @@ class PileWatcher:
         hull_area = cv2.contourArea(cv2.convexHull(pts))
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+
+    def _at_edge(self, n: View, ref: View, roi: tuple[slice, slice]) -> np.ndarray:
+        """Mask of the changed pieces that reach the region's edge: an arm lying across it.
+
+        An arm is long and often close to the table's colour: in the ratio view its outline
+        comes out dotted. Dilating the raw (uncleaned) mask joins the dots, so the arm is one
+        piece touching the edge; sensor noise is sparse, so a piece must hold enough raw
+        pixels. On a plain table a flat-coloured hand shows only that dotted outline, and
+        its colour shows the rest."""
+        cfg = self.config
+        raw = settled_change(n.ratio[roi], ref.ratio[roi], n.small[roi], ref.small[roi], cfg.motion.diff_threshold)
+        hand = clean(chroma_change(n.small[roi], ref.small[roi], cfg.motion.chroma_threshold), 3)
+        return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px)
+                | _edge_pieces(hand, hand, self._change_px))
 
     def _beside_card(self, interior: np.ndarray, reading: Reading, origin: tuple[int, int]) -> bool:
         """Whether much of the change lies well away from the card that was read: the hand
@@ -315,6 +317,18 @@ def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | No
     if quad is None:
         return None
     return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(-1, 2))
+
+
+def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int) -> np.ndarray:
+    """The connected pieces of `mask` that touch its border and hold at least `min_px`
+    pixels of `evidence`, as a boolean mask."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    held = np.bincount(labels[evidence > 0], minlength=count)
+    h, w = mask.shape
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    touch = (held >= min_px) & ((x == 0) | (y == 0) | (x + bw == w) | (y + bh == h))
+    touch[0] = False
+    return touch[labels]
 
 
 def _exposure_step(cur: np.ndarray, ref: np.ndarray) -> float:

@@ -1,7 +1,8 @@
 """PileWatcher with a hand that holds a card still above the pile before letting go.
 
 Where the sleeve matches the table, nothing of the arm reaches the region's edge: only the
-hand beside the card tells that it is still held."""
+hand beside the card tells that it is still held. On a plain table a flat-coloured arm
+shows no edges to speak of: only its colour tells that it is there."""
 from __future__ import annotations
 
 import cv2
@@ -62,3 +63,23 @@ def test_something_left_beside_the_card_delays_the_report_but_does_not_lose_it()
     events = _run(frames)
     assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
     assert events[0]["frame"] <= 10 + 2 + 1.2 * FPS
+
+
+def _plain_frame(card: bool, hand: bool) -> np.ndarray:
+    """A plain grey table (no grain) and an arm of about its brightness but another colour."""
+    img = np.full((H, W, 3), 185, np.int32)
+    if card:
+        x0, y0, x1, y1 = CARD
+        img[y0:y1, x0:x1] = 235
+        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)
+    if hand:
+        img[160:H, 132:188] = (150, 180, 215)   # fingers on the card's near end, palm and forearm to the frame's edge
+    return np.clip(img + _RNG.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_flat_arm_on_a_plain_table_is_seen_by_its_colour() -> None:
+    frames = ([_plain_frame(False, False) for _ in range(10)] + [_plain_frame(True, True) for _ in range(20)]
+              + [_plain_frame(True, False) for _ in range(20)])
+    events = _run(frames)
+    assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
+    assert 30 <= events[0]["frame"] <= 30 + 5
