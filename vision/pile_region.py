@@ -22,11 +22,21 @@ class PileRegion:
     extra: float = 0.0  # grown when a settled change keeps touching the edge
 
     def box(self) -> Box:
+        return self._box(self.extra)
+
+    def grown_box(self) -> Box:
+        """The box that grow() would give."""
+        return self._box(self.extra + self._step())
+
+    def _step(self) -> float:
+        return 0.5 * max(self.card_size, 4.0)
+
+    def _box(self, extra: float) -> Box:
         if self.fixed is not None:
             return self.fixed
         if self.pile is None:
             return (0, 0, self.width, self.height)
-        m = int(round((self.margin_cards * self.card_size) + self.extra))
+        m = int(round((self.margin_cards * self.card_size) + extra))
         x0, y0, x1, y1 = self.pile
         return (max(0, x0 - m), max(0, y0 - m), min(self.width, x1 + m), min(self.height, y1 + m))
 
@@ -49,5 +59,5 @@ class PileRegion:
         """Widen the margin by half a card; False when already the whole frame."""
         if self.fixed is not None or self.is_whole_frame():
             return False
-        self.extra += 0.5 * max(self.card_size, 4.0)
+        self.extra += self._step()
         return True

@@ -161,7 +161,7 @@ class PileWatcher:
         assert self._pile is not None and self._norm is not None
         cfg = self.config
         x0, y0, x1, y1 = self.region.box()
-        roi = (slice(y0, y1), slice(x0, x1))
+        roi = _roi(self.region.box())
         ref = self._pile.image
         changed = self._changed(n, ref, roi)
         edge = self._at_edge(n, ref, roi)
@@ -174,6 +174,13 @@ class PileWatcher:
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, touching,
                   cv2.countNonZero(interior), self._change_px, self.region.box())
         if touching:
+            wider = self.region.grown_box()
+            if wider != self.region.box() and not self._at_edge(n, ref, _roi(wider)).any():
+                # what reaches the edge ends within half a card beyond it: a card landed near
+                # the pile's edge, not an arm, so widen the region now and look again
+                self.region.grow()
+                self._t_grow = t
+                return self._settled(frame_index, t, frame, n)
             # an arm (or something new at the edge) lies across the region and keeps still
             waited = t - max(self._t_motion, self._t_grow)
             if waited >= cfg.regrow_after_s and self.region.grow():
@@ -317,6 +324,11 @@ def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | No
     if quad is None:
         return None
     return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(-1, 2))
+
+
+def _roi(box: Box) -> tuple[slice, slice]:
+    x0, y0, x1, y1 = box
+    return slice(y0, y1), slice(x0, x1)
 
 
 def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int) -> np.ndarray:

@@ -1,0 +1,39 @@
+"""PileWatcher's watched region when a card lands across its edge.
+
+The region is the pile plus a margin, and a change that reaches its edge may be an arm. A
+card that crosses the edge but ends within half a card beyond it is no arm: the region
+widens at once and the card is reported without waiting for the arm test's stillness."""
+from __future__ import annotations
+
+import numpy as np
+
+from tableref.vision.watcher import PileWatcher
+
+from test_hand_still_holding import BrightCardReader
+
+W, H, FPS = 320, 240, 25.0
+FIRST = (130, 80, 190, 170)
+SECOND = (212, 60, 272, 150)   # beside the first: past the region's right edge, but not by much
+
+_GRAIN = np.random.default_rng(4).integers(-12, 13, (H, W, 1))
+
+
+def _frame(cards: list[tuple[int, int, int, int]]) -> np.ndarray:
+    img = (90 + _GRAIN).repeat(3, axis=2)
+    for x0, y0, x1, y1 in cards:
+        img[y0:y1, x0:x1] = 235
+        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_card_landing_across_the_region_edge_is_reported_at_once() -> None:
+    watcher = PileWatcher(BrightCardReader())
+    frames = [_frame([])] * 10 + [_frame([FIRST])] * 20
+    events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
+    assert [e.event for e in events] == ["landed"]
+    x0, y0, x1, y1 = watcher.region_box or (0, 0, W, H)
+    assert x1 < SECOND[2], "the second card must cross the watched region's edge"
+    for i in range(30, 60):
+        events += watcher.feed(i, i / FPS, _frame([FIRST, SECOND]))
+    assert [e.event for e in events] == ["landed", "landed"]
+    assert events[1].frame <= 30 + 4   # settling takes 2-3 frames; the arm test would wait 15
