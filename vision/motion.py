@@ -24,6 +24,7 @@ class MotionConfig:
     dark_offset: float = 25.0  # added before dividing, so noise in dark areas is not amplified
     diff_threshold: float = 0.14  # relative reflectance change that counts as a changed pixel
     chroma_threshold: float = 0.045  # change of a pixel's colour share (see chroma_change) that counts
+    brightness_threshold: float = 0.1  # change of a pixel's brightness, relative to it, that counts as motion
 
 
 class Normaliser:
@@ -95,6 +96,18 @@ def settled_change(cur: np.ndarray, ref: np.ndarray, cur_small: np.ndarray, ref_
         hi, lo = channel_max_min(cur_small.astype(np.int16))
         changed |= blown & (hi - lo > CLIPPED_CHROMA * np.maximum(hi, 1))
     return changed.astype(np.uint8) * 255
+
+
+def brightness_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: float, offset: float) -> np.ndarray:
+    """uint8 mask (255 = changed) where a pixel's grey level moved by more than `threshold`
+    of itself (plus `offset`, so that noise in the dark does not count).
+
+    For motion between consecutive frames only, where the light cannot have drifted: it
+    sees a hand moving over a grained table although its outline and colour are too close
+    to the table's for the ratio view or colour to see."""
+    a = cv2.cvtColor(cur_small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    b = cv2.cvtColor(ref_small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return (cv2.absdiff(a, b) > threshold * (cv2.max(a, b) + offset)).astype(np.uint8) * 255
 
 
 CHROMA_DAMP = 12.0  # added to each channel before taking shares, so dark noise is not a colour

@@ -4,15 +4,19 @@ Per frame it only shrinks and normalises the image (see motion.py) and measures 
 the pile region. When the region has been still for `settle_s` after a disturbance, the
 settled image is compared with the last accepted pile image:
 
-* a change that reaches the edge of the region is an arm still lying across it: wait;
+* a change that reaches the edge of the region is an arm still lying across it: wait (the
+  ratio view shows an arm's outline, its colour shows a flat hand on a plain table), unless
+  it ends within half a card past the edge: a card landed at the pile's edge, so widen;
 * no change: a hand passed, a shadow moved, the light changed: nothing to report;
 * the pile looks as it did before the last landing: the top card was taken back (`removed`);
 * otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
   it cannot tell), unless much of the change lies well beside the whole card read: a hand
   still holds it (its sleeve may match the table, so nothing reaches the edge), and the
-  landing waits until something moves (or until nothing has for `defer_still_s`). A card
-  identical to the one below still changes the pile image, since it lies at another angle
-  or offset.
+  landing waits until something moves (or until nothing has for `defer_still_s`). It waits
+  the same way while the last thing that moved did so inside the region, neither crossing
+  its edge nor going away from the pile: a hand that hovers over the pile, or still holds
+  its card, and shows too little of itself for the other tests. A card identical to the one
+  below still changes the pile image, since it lies at another angle or offset.
 """
 from __future__ import annotations
 
@@ -24,7 +28,8 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .motion import SATURATED, MotionConfig, Normaliser, View, change_mask, chroma_change, clean, settled_change
+from .motion import (SATURATED, MotionConfig, Normaliser, View, brightness_change, change_mask, chroma_change, clean,
+                     settled_change)
 from .pile_region import Box, PileRegion
 from .top_card import Reading, read_top_card
 
@@ -45,6 +50,7 @@ class Event:
                 "t": round(self.t, 3), "frame": self.frame}
 
 
+AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
 
 
@@ -93,6 +99,8 @@ class PileWatcher:
         # a landing put off while a hand lay beside the card: (first put off, last put off)
         self._deferred: tuple[float, float] | None = None
         self._report_now = False  # ... and nothing has moved since: report it at once
+        self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
+        self._moved_at: np.ndarray | None = None  # where it was (region pixels)
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -131,12 +139,14 @@ class PileWatcher:
             self._prev = n
             self._pile = _PileState(n, None)
             return []
-        x0, y0, x1, y1 = self.region.box()
-        moving = cv2.countNonZero(clean(change_mask(n.ratio[y0:y1, x0:x1], self._prev.ratio[y0:y1, x0:x1],
-                                                    self.config.motion.diff_threshold), 3))
+        roi = _roi(self.region.box())
+        motion = clean(change_mask(n.ratio[roi], self._prev.ratio[roi], self.config.motion.diff_threshold), 3)
+        moving = cv2.countNonZero(motion)
         # auto-exposure still catching up with a light switch counts as motion: compare once
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
+        if not exposure_moving:
+            self._follow_hand(motion, n.small[roi], self._prev.small[roi])
         self._prev = n
         if moving > self._motion_px or exposure_moving:
             self._disturbed = True
@@ -153,6 +163,35 @@ class PileWatcher:
             return []
         return self._settled(frame_index, t, frame, n)
 
+    def _follow_hand(self, motion: np.ndarray, cur: np.ndarray, prev: np.ndarray) -> None:
+        """Note whether the last thing that moved crossed the region's edge. A hand that
+        leaves does as it last moves; one that stops inside the region (hovering, or still
+        holding its card) last moved inside it. Brightness and colour see hands that the ratio
+        view barely does, so they also tell when such a hand leaves a landing waiting."""
+        mc = self.config.motion
+        seen = clean(cv2.bitwise_or(brightness_change(cur, prev, mc.brightness_threshold, mc.dark_offset),
+                                    chroma_change(cur, prev, mc.chroma_threshold)), 3)
+        seen = cv2.bitwise_or(motion, seen)
+        count = cv2.countNonZero(seen)
+        if count <= self._motion_px:
+            return
+        left = _on_border(seen)
+        if count > 4 * self._motion_px:
+            # Moving away from the pile counts too: a hand whose colour and brightness match
+            # the table shows only where it passes over cards, not where it leaves. Smaller
+            # motions (a hovering hand's drift) say nothing either way.
+            m = cv2.moments(seen, binaryImage=True)
+            at = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+            centre = np.array(seen.shape[::-1], np.float64) / 2
+            if self._moved_at is not None:
+                left |= np.linalg.norm(at - centre) > np.linalg.norm(self._moved_at - centre) + AWAY_PX
+            self._moved_at = at
+        elif not left:
+            return
+        if left and not self._left_by_edge and self._deferred is not None:
+            self._disturbed = True  # the hand was seen leaving: judge the waiting landing again
+        self._left_by_edge = left
+
     def _changed(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
         return clean(settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi],
                                     self.config.motion.diff_threshold))
@@ -160,8 +199,9 @@ class PileWatcher:
     def _settled(self, frame_index: int, t: float, frame: np.ndarray, n: View) -> list[Event]:
         assert self._pile is not None and self._norm is not None
         cfg = self.config
-        x0, y0, x1, y1 = self.region.box()
-        roi = _roi(self.region.box())
+        box = self.region.box()
+        x0, y0 = box[:2]
+        roi = _roi(box)
         ref = self._pile.image
         changed = self._changed(n, ref, roi)
         edge = self._at_edge(n, ref, roi)
@@ -219,14 +259,17 @@ class PileWatcher:
                 return [Event("removed", removed.card if removed else None,
                               removed.confidence if removed else 0.0, t, frame_index,
                               _quad_tuple(removed.quad) if removed else None)]
-        reading = self._read(frame, interior, (x0, y0))
         first = t if self._deferred is None else self._deferred[0]
-        if not self._report_now and t - first < cfg.defer_max_s and self._beside_card(interior, reading, (x0, y0)):
+        waiting = not self._report_now and t - first < cfg.defer_max_s
+        if waiting and not self._left_by_edge:
+            # what moved last has not been seen leaving: a hand hovering over the pile or
+            # holding its card still, its arm unseen. Look again once something has moved.
+            return self._defer(first, t)
+        reading = self._read(frame, interior, (x0, y0))
+        if waiting and self._beside_card(interior, reading, (x0, y0)):
             # a hand holding the card still above the pile, its sleeve the table's colour (so
             # nothing reaches the edge): look again once something has moved
-            self._deferred = (first, t)
-            self._disturbed = False
-            return []
+            return self._defer(first, t)
         self._deferred, self._report_now = None, False
         self._history.append(self._pile)
         del self._history[:-cfg.history]
@@ -237,6 +280,11 @@ class PileWatcher:
         hull_area = cv2.contourArea(cv2.convexHull(pts))
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+
+    def _defer(self, first: float, t: float) -> list[Event]:
+        self._deferred = (first, t)
+        self._disturbed = False
+        return []
 
     def _at_edge(self, n: View, ref: View, roi: tuple[slice, slice]) -> np.ndarray:
         """Mask of the changed pieces that reach the region's edge: an arm lying across it.
@@ -329,6 +377,10 @@ def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | No
 def _roi(box: Box) -> tuple[slice, slice]:
     x0, y0, x1, y1 = box
     return slice(y0, y1), slice(x0, x1)
+
+
+def _on_border(mask: np.ndarray) -> bool:
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
 def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int) -> np.ndarray:

@@ -29,16 +29,31 @@ _RNG = np.random.default_rng(1)
 _GRAIN = _RNG.integers(-12, 13, (H, W, 1))  # the table's grain (a flat table hides changes)
 
 
-def _frame(card: bool, hand: bool) -> np.ndarray:
+def _frame(card: bool, hand: bool, lower: int = 0, skin: tuple[int, int, int] | None = None) -> np.ndarray:
+    """The table, the card on the pile, and a hand `lower` pixels below the card's near end
+    (grained skin, or a flat `skin` colour)."""
     img = (90 + _GRAIN).repeat(3, axis=2)
     if card:
         x0, y0, x1, y1 = CARD
         img[y0:y1, x0:x1] = 235
         img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)   # its printed field
     if hand:
-        # palm and fingers over the card's near end (skin has grain too)
-        img[160:228, 132:188] = np.array([120, 160, 210]) + 2 * _GRAIN[160:228, 132:188]
+        # palm and fingers (skin has grain too); the sleeve is the table's colour
+        top, bottom = 160 + lower, min(H, 228 + lower)
+        img[top:bottom, 132:188] = skin if skin else np.array([120, 160, 210]) + 2 * _GRAIN[top:bottom, 132:188]
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def with_arm(img: np.ndarray) -> np.ndarray:
+    """`img` with an arm reaching in from the frame's right edge: cards come by hand, and a
+    hand that goes crosses the edge of the watched region."""
+    out = img.copy()
+    out[100:130, 200:] = np.clip(np.array([120, 160, 210]) + 2 * _GRAIN[100:130, 200:], 0, 255)
+    return out
+
+
+def _hand_moving(offsets: tuple[int, ...], skin: tuple[int, int, int] | None = None) -> list[np.ndarray]:
+    return [_frame(True, True, lower, skin) for lower in offsets]
 
 
 def _run(frames: list[np.ndarray]) -> list[dict]:
@@ -50,11 +65,23 @@ def _run(frames: list[np.ndarray]) -> list[dict]:
 
 
 def test_a_card_held_still_is_reported_once_the_hand_lets_go() -> None:
-    # 0.4 s of table, the hand holds the card still for 0.8 s, then the card lies alone
-    frames = [_frame(False, False)] * 10 + [_frame(True, True)] * 20 + [_frame(True, False)] * 20
+    # 0.4 s of table; the hand comes in from the frame's edge, slowing down, and holds the
+    # card still for 0.8 s; it leaves the way it came, and the card lies alone
+    arrive, leave = _hand_moving((70, 40, 20, 10, 5)), _hand_moving((10, 30, 60, 80))
+    frames = [_frame(False, False)] * 10 + arrive + [_frame(True, True)] * 20 + leave + [_frame(True, False)] * 20
     events = _run(frames)
     assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
-    assert events[0]["frame"] >= 30
+    assert 39 <= events[0]["frame"] <= 39 + 5
+
+
+def test_a_hand_that_hovers_over_the_pile_and_leaves_is_no_event() -> None:
+    # The card lies on the pile from the start; an empty hand comes, stops for 0.4 s, goes.
+    # Its flat grey is the table's hue and close to its brightness: of the hand at rest only
+    # the fingers over the card show, but its moving edges show in brightness.
+    grey = (110, 110, 110)
+    frames = ([_frame(True, False)] * 10 + _hand_moving((70, 40, 20, 10, 5), grey) + [_frame(True, True, 0, grey)] * 10
+              + _hand_moving((10, 30, 60, 80), grey) + [_frame(True, False)] * 20)
+    assert _run(frames) == []
 
 
 def test_something_left_beside_the_card_delays_the_report_but_does_not_lose_it() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 
 from tableref.vision.watcher import PileWatcher
 
-from test_hand_still_holding import BrightCardReader
+from test_hand_still_holding import BrightCardReader, with_arm
 
 W, H, FPS = 320, 240, 25.0
 FIRST = (130, 80, 190, 170)
@@ -28,12 +28,13 @@ def _frame(cards: list[tuple[int, int, int, int]]) -> np.ndarray:
 
 def test_a_card_landing_across_the_region_edge_is_reported_at_once() -> None:
     watcher = PileWatcher(BrightCardReader())
-    frames = [_frame([])] * 10 + [_frame([FIRST])] * 20
+    frames = [_frame([])] * 10 + [with_arm(_frame([FIRST]))] * 2 + [_frame([FIRST])] * 18
     events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
     assert [e.event for e in events] == ["landed"]
     x0, y0, x1, y1 = watcher.region_box or (0, 0, W, H)
     assert x1 < SECOND[2], "the second card must cross the watched region's edge"
     for i in range(30, 60):
-        events += watcher.feed(i, i / FPS, _frame([FIRST, SECOND]))
+        img = _frame([FIRST, SECOND])
+        events += watcher.feed(i, i / FPS, with_arm(img) if i < 32 else img)   # brought by a hand
     assert [e.event for e in events] == ["landed", "landed"]
-    assert events[1].frame <= 30 + 4   # settling takes 2-3 frames; the arm test would wait 15
+    assert events[1].frame <= 32 + 4   # settling takes 2-3 frames; the arm test would wait 15
