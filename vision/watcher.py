@@ -100,7 +100,7 @@ class PileWatcher:
         self._deferred: tuple[float, float] | None = None
         self._report_now = False  # ... and nothing has moved since: report it at once
         self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
-        self._moved_at: np.ndarray | None = None  # where it was (region pixels)
+        self._moved_at: np.ndarray | None = None  # where it was (working-size pixels)
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -139,14 +139,15 @@ class PileWatcher:
             self._prev = n
             self._pile = _PileState(n, None)
             return []
-        roi = _roi(self.region.box())
+        box = self.region.box()
+        roi = _roi(box)
         motion = clean(change_mask(n.ratio[roi], self._prev.ratio[roi], self.config.motion.diff_threshold), 3)
         moving = cv2.countNonZero(motion)
         # auto-exposure still catching up with a light switch counts as motion: compare once
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
         if not exposure_moving:
-            self._follow_hand(motion, n.small[roi], self._prev.small[roi])
+            self._follow_hand(motion, n.small[roi], self._prev.small[roi], box)
         self._prev = n
         if moving > self._motion_px or exposure_moving:
             self._disturbed = True
@@ -163,11 +164,12 @@ class PileWatcher:
             return []
         return self._settled(frame_index, t, frame, n)
 
-    def _follow_hand(self, motion: np.ndarray, cur: np.ndarray, prev: np.ndarray) -> None:
-        """Note whether the last thing that moved crossed the region's edge. A hand that
-        leaves does as it last moves; one that stops inside the region (hovering, or still
-        holding its card) last moved inside it. Brightness and colour see hands that the ratio
-        view barely does, so they also tell when such a hand leaves a landing waiting."""
+    def _follow_hand(self, motion: np.ndarray, cur: np.ndarray, prev: np.ndarray, box: Box) -> None:
+        """Note whether the last thing that moved (in the region `box`) crossed its edge or
+        went away from the pile. A hand that leaves does as it last moves; one that stops
+        inside the region (hovering, or still holding its card) last moved inwards.
+        Brightness and colour see hands that the ratio view barely does, so they also tell
+        when such a hand leaves a landing waiting."""
         mc = self.config.motion
         seen = clean(cv2.bitwise_or(brightness_change(cur, prev, mc.brightness_threshold, mc.dark_offset),
                                     chroma_change(cur, prev, mc.chroma_threshold)), 3)
@@ -181,8 +183,8 @@ class PileWatcher:
             # the table shows only where it passes over cards, not where it leaves. Smaller
             # motions (a hovering hand's drift) say nothing either way.
             m = cv2.moments(seen, binaryImage=True)
-            at = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-            centre = np.array(seen.shape[::-1], np.float64) / 2
+            at = np.array([box[0] + m["m10"] / m["m00"], box[1] + m["m01"] / m["m00"]])
+            centre = np.array([box[0] + box[2], box[1] + box[3]], np.float64) / 2
             if self._moved_at is not None:
                 left |= np.linalg.norm(at - centre) > np.linalg.norm(self._moved_at - centre) + AWAY_PX
             self._moved_at = at
