@@ -279,8 +279,14 @@ class PileWatcher:
         self._disturbed = False
         pts = cv2.findNonZero(interior)
         bx, by, bw, bh = cv2.boundingRect(pts)
-        hull_area = cv2.contourArea(cv2.convexHull(pts))
-        self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), hull_area)
+        # The card's size: the changed area, or the outline read when that is bigger (the
+        # change misses what looks alike before and after, such as a light switched on
+        # just brightening the print of the top card).
+        area = cv2.contourArea(cv2.convexHull(pts))
+        if reading.quad is not None:
+            outline = np.asarray(reading.quad, np.float32).reshape(-1, 2) * self._norm.scale
+            area = max(area, cv2.contourArea(outline))
+        self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
 
     def _defer(self, first: float, t: float) -> list[Event]:

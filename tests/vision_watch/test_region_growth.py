@@ -38,3 +38,21 @@ def test_a_card_landing_across_the_region_edge_is_reported_at_once() -> None:
         events += watcher.feed(i, i / FPS, with_arm(img) if i < 32 else img)   # brought by a hand
     assert [e.event for e in events] == ["landed", "landed"]
     assert events[1].frame <= 32 + 4   # settling takes 2-3 frames; the arm test would wait 15
+
+
+def test_the_region_takes_the_card_size_from_the_outline_when_the_change_is_smaller() -> None:
+    # A card lands exactly on one with the same border: only its printed field changes, but
+    # the pile's cards are the size of the outline read, and the region's margin follows it.
+    def pile(field: tuple[int, int, int]) -> np.ndarray:
+        img = _frame([FIRST])
+        x0, y0, x1, y1 = FIRST
+        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = field
+        return img
+
+    watcher = PileWatcher(BrightCardReader())
+    frames = [pile((40, 40, 200))] * 10 + [with_arm(pile((200, 60, 30)))] * 2 + [pile((200, 60, 30))] * 18
+    events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
+    assert [e.event for e in events] == ["landed"]
+    scale = 256 / W   # the watcher's working width
+    field_side = ((FIRST[2] - FIRST[0] - 30) * (FIRST[3] - FIRST[1] - 40) / 1.55) ** 0.5 * scale
+    assert watcher.region.card_size > 1.4 * field_side
