@@ -96,7 +96,7 @@ class PileWatcher:
         self._t_motion = 0.0
         self._t_grow = 0.0
         self._edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
-        # a landing put off while a hand lay beside the card: (first put off, last put off)
+        # a landing put off while a hand may still be there: (first put off, last put off)
         self._deferred: tuple[float, float] | None = None
         self._report_now = False  # ... and nothing has moved since: report it at once
         self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
@@ -156,7 +156,8 @@ class PileWatcher:
             return []
         self._quiet_frames += 1
         if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
-            # nothing moved since: what lies beside the card is no hand (a nudged card)
+            # nothing moved since: no hand holds or hovers there after all (what lies beside
+            # the card is a nudged card, or the hand went unseen)
             self._report_now = True
             self._disturbed = True
         if (not self._disturbed or self._quiet_frames < self.config.min_settle_frames
@@ -290,6 +291,7 @@ class PileWatcher:
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
 
     def _defer(self, first: float, t: float) -> list[Event]:
+        """Put the landing off until something moves (see feed for when it is forced)."""
         self._deferred = (first, t)
         self._disturbed = False
         return []
