@@ -111,6 +111,7 @@ def brightness_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: f
 
 
 CHROMA_DAMP = 12.0  # added to each channel before taking shares, so dark noise is not a colour
+_SUM = np.ones((1, 3), np.float32)  # cv2.transform with it sums the channels
 
 
 def chroma_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: float) -> np.ndarray:
@@ -123,8 +124,7 @@ def chroma_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: float
     a grey table's shares by about 0.02, under the threshold."""
     a = cur_small.astype(np.float32) + CHROMA_DAMP
     b = ref_small.astype(np.float32) + CHROMA_DAMP
-    diff = cv2.absdiff(a / cv2.merge([cv2.transform(a, np.ones((1, 3), np.float32))] * 3),
-                       b / cv2.merge([cv2.transform(b, np.ones((1, 3), np.float32))] * 3))
-    changed = _channel_max(diff) > threshold
-    changed &= (channel_max_min(cur_small)[0] < SATURATED) & (channel_max_min(ref_small)[0] < SATURATED)
+    diff = cv2.absdiff(a / cv2.merge([cv2.transform(a, _SUM)] * 3), b / cv2.merge([cv2.transform(b, _SUM)] * 3))
+    # it runs on every frame: one channel max of both images is the cheap saturation test
+    changed = (_channel_max(diff) > threshold) & (_channel_max(cv2.max(cur_small, ref_small)) < SATURATED)
     return changed.astype(np.uint8) * 255
