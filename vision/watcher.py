@@ -195,9 +195,11 @@ class PileWatcher:
             self._disturbed = True  # the hand was seen leaving: judge the waiting landing again
         self._left_by_edge = left
 
+    def _raw_change(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
+        return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], self.config.motion.diff_threshold)
+
     def _changed(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
-        return clean(settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi],
-                                    self.config.motion.diff_threshold))
+        return clean(self._raw_change(a, b, roi))
 
     def _settled(self, frame_index: int, t: float, frame: np.ndarray, n: View) -> list[Event]:
         assert self._pile is not None and self._norm is not None
@@ -206,8 +208,9 @@ class PileWatcher:
         x0, y0 = box[:2]
         roi = _roi(box)
         ref = self._pile.image
-        changed = self._changed(n, ref, roi)
-        edge = self._at_edge(n, ref, roi)
+        raw = self._raw_change(n, ref, roi)
+        changed = clean(raw)
+        edge = self._at_edge(raw, n, ref, roi)
         touching = bool(edge.any())
         # small specks are noise; what remains of the fine-scale change is the new pile state
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
@@ -215,10 +218,11 @@ class PileWatcher:
         keep[1:] = (stats[1:, 4] >= self._part_px) * 255
         interior = keep[labels]
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, touching,
-                  cv2.countNonZero(interior), self._change_px, self.region.box())
+                  cv2.countNonZero(interior), self._change_px, box)
         if touching:
             wider = self.region.grown_box()
-            if wider != self.region.box() and not self._at_edge(n, ref, _roi(wider)).any():
+            wide = _roi(wider)
+            if wider != box and not self._at_edge(self._raw_change(n, ref, wide), n, ref, wide).any():
                 # what reaches the edge ends within half a card beyond it: a card landed near
                 # the pile's edge, not an arm, so widen the region now and look again
                 self.region.grow()
@@ -296,17 +300,16 @@ class PileWatcher:
         self._disturbed = False
         return []
 
-    def _at_edge(self, n: View, ref: View, roi: tuple[slice, slice]) -> np.ndarray:
-        """Mask of the changed pieces that reach the region's edge: an arm lying across it.
+    def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: tuple[slice, slice]) -> np.ndarray:
+        """Mask of the changed pieces that reach the edge of `roi`: an arm lying across it.
+        `raw` is the uncleaned ratio-view change there (_raw_change).
 
         An arm is long and often close to the table's colour: in the ratio view its outline
-        comes out dotted. Dilating the raw (uncleaned) mask joins the dots, so the arm is one
-        piece touching the edge; sensor noise is sparse, so a piece must hold enough raw
-        pixels. On a plain table a flat-coloured hand shows only that dotted outline, and
-        its colour shows the rest."""
-        cfg = self.config
-        raw = settled_change(n.ratio[roi], ref.ratio[roi], n.small[roi], ref.small[roi], cfg.motion.diff_threshold)
-        hand = clean(chroma_change(n.small[roi], ref.small[roi], cfg.motion.chroma_threshold), 3)
+        comes out dotted. Dilating the raw mask joins the dots, so the arm is one piece
+        touching the edge; sensor noise is sparse, so a piece must hold enough raw pixels.
+        On a plain table a flat-coloured hand shows only that dotted outline, and its colour
+        shows the rest."""
+        hand = clean(chroma_change(n.small[roi], ref.small[roi], self.config.motion.chroma_threshold), 3)
         return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px)
                 | _edge_pieces(hand, hand, self._change_px))
 
