@@ -1,8 +1,10 @@
-"""PileWatcher with a hand that holds a card still above the pile before letting go.
+"""PileWatcher with a hand that holds a card still above the pile before letting go, or
+hovers over it without a card.
 
 Where the sleeve matches the table, nothing of the arm reaches the region's edge: only the
-hand beside the card tells that it is still held. On a plain table a flat-coloured arm
-shows no edges to speak of: only its colour tells that it is there."""
+hand beside the card, or where the hand last moved, tells that it is still there. On a
+plain table a flat-coloured arm shows no edges to speak of: only its colour tells that it
+is there. The other watcher tests share this module's scene helpers."""
 from __future__ import annotations
 
 import cv2
@@ -29,14 +31,24 @@ _RNG = np.random.default_rng(1)
 _GRAIN = _RNG.integers(-12, 13, (H, W, 1))  # the table's grain (a flat table hides changes)
 
 
+def table() -> np.ndarray:
+    """A grained table (int32, so that paint can go past 255 before the frame is clipped)."""
+    return (90 + _GRAIN).repeat(3, axis=2)
+
+
+def paint_card(img: np.ndarray, box: tuple[int, int, int, int], field: tuple[int, int, int] = (40, 40, 200)) -> None:
+    """A card at `box` (x0, y0, x1, y1): white border, its printed field inside."""
+    x0, y0, x1, y1 = box
+    img[y0:y1, x0:x1] = 235
+    img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = field
+
+
 def _frame(card: bool, hand: bool, lower: int = 0, skin: tuple[int, int, int] | None = None) -> np.ndarray:
     """The table, the card on the pile, and a hand `lower` pixels below the card's near end
     (grained skin, or a flat `skin` colour)."""
-    img = (90 + _GRAIN).repeat(3, axis=2)
+    img = table()
     if card:
-        x0, y0, x1, y1 = CARD
-        img[y0:y1, x0:x1] = 235
-        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)   # its printed field
+        paint_card(img, CARD)
     if hand:
         # palm and fingers (skin has grain too); the sleeve is the table's colour
         top, bottom = 160 + lower, min(H, 228 + lower)
@@ -96,9 +108,7 @@ def _plain_frame(card: bool, hand: bool) -> np.ndarray:
     """A plain grey table (no grain) and an arm of about its brightness but another colour."""
     img = np.full((H, W, 3), 185, np.int32)
     if card:
-        x0, y0, x1, y1 = CARD
-        img[y0:y1, x0:x1] = 235
-        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)
+        paint_card(img, CARD)
     if hand:
         img[160:H, 132:188] = (150, 180, 215)   # fingers on the card's near end, palm and forearm to the frame's edge
     return np.clip(img + _RNG.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)

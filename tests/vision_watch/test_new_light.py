@@ -8,7 +8,7 @@ import numpy as np
 
 from tableref.vision.watcher import PileWatcher
 
-from test_hand_still_holding import FPS, BrightCardReader, _frame, with_arm
+from test_hand_still_holding import FPS, BrightCardReader, _frame, paint_card, with_arm
 
 
 def _relit(img: np.ndarray, glare_at: tuple[int, int]) -> np.ndarray:
@@ -26,8 +26,7 @@ def _events(frames: list[np.ndarray]) -> list[str]:
 
 def test_a_card_landing_as_the_light_comes_on_is_still_reported() -> None:
     beside = _frame(True, False)
-    beside[60:150, 200:260] = 235                       # a second card lands beside the first
-    beside[80:130, 215:245] = (40, 40, 200)
+    paint_card(beside, (200, 60, 260, 150))             # a second card lands beside the first
     frames = ([_frame(False, False)] * 10 + [with_arm(_frame(True, False))] * 2 + [_frame(True, False)] * 18
               + [with_arm(_relit(beside, (160, 125)))] * 2 + [_relit(beside, (160, 125))] * 28)
     assert _events(frames) == ["landed", "landed"]

@@ -9,20 +9,16 @@ import numpy as np
 
 from tableref.vision.watcher import PileWatcher
 
-from test_hand_still_holding import BrightCardReader, with_arm
+from test_hand_still_holding import FPS, W, BrightCardReader, paint_card, table, with_arm
 
-W, H, FPS = 320, 240, 25.0
 FIRST = (130, 80, 190, 170)
 SECOND = (212, 60, 272, 150)   # beside the first: past the region's right edge, but not by much
 
-_GRAIN = np.random.default_rng(4).integers(-12, 13, (H, W, 1))
 
-
-def _frame(cards: list[tuple[int, int, int, int]]) -> np.ndarray:
-    img = (90 + _GRAIN).repeat(3, axis=2)
-    for x0, y0, x1, y1 in cards:
-        img[y0:y1, x0:x1] = 235
-        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = (40, 40, 200)
+def _frame(cards: list[tuple[int, int, int, int]], field: tuple[int, int, int] = (40, 40, 200)) -> np.ndarray:
+    img = table()
+    for box in cards:
+        paint_card(img, box, field)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -31,8 +27,8 @@ def test_a_card_landing_across_the_region_edge_is_reported_at_once() -> None:
     frames = [_frame([])] * 10 + [with_arm(_frame([FIRST]))] * 2 + [_frame([FIRST])] * 18
     events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
     assert [e.event for e in events] == ["landed"]
-    x0, y0, x1, y1 = watcher.region_box or (0, 0, W, H)
-    assert x1 < SECOND[2], "the second card must cross the watched region's edge"
+    assert watcher.region_box is not None
+    assert watcher.region_box[2] < SECOND[2], "the second card must cross the watched region's edge"
     for i in range(30, 60):
         img = _frame([FIRST, SECOND])
         events += watcher.feed(i, i / FPS, with_arm(img) if i < 32 else img)   # brought by a hand
@@ -43,14 +39,9 @@ def test_a_card_landing_across_the_region_edge_is_reported_at_once() -> None:
 def test_the_region_takes_the_card_size_from_the_outline_when_the_change_is_smaller() -> None:
     # A card lands exactly on one with the same border: only its printed field changes, but
     # the pile's cards are the size of the outline read, and the region's margin follows it.
-    def pile(field: tuple[int, int, int]) -> np.ndarray:
-        img = _frame([FIRST])
-        x0, y0, x1, y1 = FIRST
-        img[y0 + 20:y1 - 20, x0 + 15:x1 - 15] = field
-        return img
-
+    blue = (200, 60, 30)
     watcher = PileWatcher(BrightCardReader())
-    frames = [pile((40, 40, 200))] * 10 + [with_arm(pile((200, 60, 30)))] * 2 + [pile((200, 60, 30))] * 18
+    frames = [_frame([FIRST])] * 10 + [with_arm(_frame([FIRST], blue))] * 2 + [_frame([FIRST], blue)] * 18
     events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
     assert [e.event for e in events] == ["landed"]
     scale = 256 / W   # the watcher's working width
