@@ -5,11 +5,13 @@ and the board link are polled without waiting. A video file is read as fast as i
 unless `speed` paces it (1.0 = as recorded).
 
 Resuming from a file: the journal's camera records carry the frame they came from. The loop
-first feeds every frame up to the last journaled one to the watcher with the recogniser
-detached and its events dropped, so the watcher is primed on the pile exactly as it looked
-there (its reference image, the history it needs to tell a take-back from a landing, the grown
-region), then watches live from the next frame. Nothing already journaled is seen twice and
-nothing after it is missed.
+first feeds every frame up to the last journaled one to the watcher and drops its events, so
+the watcher is primed on the pile exactly as it looked there (its reference image, the history
+it needs to tell a take-back from a landing, the grown region, the card size it has read),
+then watches live from the next frame. Nothing already journaled is seen twice and nothing
+after it is missed. The recogniser stays attached while priming: the outline of each card
+read sets the card size the watcher goes on with, so without it the watcher would come out
+of priming in another state than the uninterrupted run, and could see later frames otherwise.
 """
 from __future__ import annotations
 
@@ -87,15 +89,11 @@ class RunLoop:
     # -- the whole run ---------------------------------------------------------------------
     def _fast_forward(self, it: Iterator[Any]) -> Any:
         """Prime the watcher on the frames already journaled; returns the first live frame."""
-        recogniser, self.watcher.recogniser = self.watcher.recogniser, None  # readings are not needed
-        try:
-            for frame in it:
-                if frame.index > self.skip_through_frame:  # type: ignore[operator]
-                    return frame
-                self.watcher.feed(frame.index, frame.t, frame.image)
-            return None
-        finally:
-            self.watcher.recogniser = recogniser
+        for frame in it:
+            if frame.index > self.skip_through_frame:  # type: ignore[operator]
+                return frame
+            self.watcher.feed(frame.index, frame.t, frame.image)
+        return None
 
     def run(self) -> int:
         self.ctrl.publish("start" if not self.ctrl.session.records else "resumed")

@@ -1,0 +1,36 @@
+"""Resuming `tableref run`: the watcher primed on the frames already journaled goes on exactly as
+the uninterrupted watcher does. The kill -9 end-to-end test checks one game; this checks the
+priming itself, resumed after every event of a clip."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tableref.run_loop import RunLoop
+from tableref.vision.recognise import Recogniser
+from tableref.vision.sources import open_source
+from tableref.vision.watcher import PileWatcher
+
+# Seed 11 has a card taken back after a resume point: the watcher names it from its reading
+# of the pile's top card, which priming without the recogniser never made.
+SPEC = "synth:seed={seed},size=640x360,duration=12"
+
+
+def _events(watcher: PileWatcher, frames: list[Any]) -> list[tuple[str, str | None, int]]:
+    return [(e.event, e.card, e.frame) for f in frames for e in watcher.feed(f.index, f.t, f.image)]
+
+
+@pytest.mark.parametrize("seed", [11])
+def test_a_primed_watcher_sees_the_rest_as_the_uninterrupted_one(seed: int) -> None:
+    recogniser = Recogniser("uno")
+    frames = list(open_source(SPEC.format(seed=seed)))
+    whole = _events(PileWatcher(recogniser), frames)
+    assert len(whole) >= 3
+    for _, _, last in whole[:-1]:
+        loop = RunLoop(None, None, PileWatcher(recogniser), skip_through_frame=last)  # type: ignore[arg-type]
+        it = iter(frames)
+        first = loop._fast_forward(it)
+        assert first is not None and first.index == last + 1
+        rest = _events(loop.watcher, [first, *it])
+        assert rest == [e for e in whole if e[2] > last], f"primed through frame {last}"
