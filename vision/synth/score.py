@@ -14,18 +14,25 @@ import numpy as np
 @dataclass
 class Score:
     truth: int = 0
-    found: int = 0
     extra: int = 0
-    read_correct: int = 0
+    reads: list[tuple[str | None, bool]] = field(default_factory=list)  # per found event: true card, read right
     latencies: list[float] = field(default_factory=list)  # reported t - settled t, seconds
     misses: list[str] = field(default_factory=list)  # human-readable, for failure messages
     extras: list[str] = field(default_factory=list)
     misreads: list[str] = field(default_factory=list)
 
     def add(self, other: "Score") -> "Score":
-        return Score(self.truth + other.truth, self.found + other.found, self.extra + other.extra,
-                     self.read_correct + other.read_correct, self.latencies + other.latencies,
-                     self.misses + other.misses, self.extras + other.extras, self.misreads + other.misreads)
+        return Score(self.truth + other.truth, self.extra + other.extra, self.reads + other.reads,
+                     self.latencies + other.latencies, self.misses + other.misses, self.extras + other.extras,
+                     self.misreads + other.misreads)
+
+    @property
+    def found(self) -> int:
+        return len(self.reads)
+
+    @property
+    def read_correct(self) -> int:
+        return sum(ok for _, ok in self.reads)
 
     @property
     def recall(self) -> float:
@@ -66,11 +73,9 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
             continue
         used[match] = True
         r = reported[match]
-        s.found += 1
         s.latencies.append((r["frame"] - ev["frame"]) / fps)
-        if r["card"] == ev["card"]:
-            s.read_correct += 1
-        else:
+        s.reads.append((ev["card"], r["card"] == ev["card"]))
+        if r["card"] != ev["card"]:
             s.misreads.append(f"{name}: frame {ev['frame']} {ev['type']} {ev['card']} read as {r['card']}")
     for j, r in enumerate(reported):
         if not used[j]:
