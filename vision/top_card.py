@@ -68,13 +68,16 @@ def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
     return big or quads
 
 
-def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray) -> Reading:
+def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray,
+                  card_side: float | None = None) -> Reading:
     """Find and classify the new top card inside `box` (frame pixels).
 
     `changed` is a uint8 mask of the box (255 = changed since the last accepted pile image).
     Without a recogniser the card is unknown (None), never guessed. The card's size is
-    estimated afresh at every read (from the change and the whole cards the finder sees), not
-    learnt across reads: a resumed run must read the same frames the same way.
+    estimated at every read from the change and the whole cards the finder sees; the caller
+    may add `card_side` (frame pixels), the size earlier readings outlined, which is worth
+    trying when the change is no card's size. (The watcher keeps that from the frames it
+    has seen, so a resumed run primes it on the same frames, recogniser and all.)
     """
     if recogniser is None:
         return Reading(None, 0.0, None)
@@ -96,6 +99,8 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
     candidates += edge_fitted_quads(crop, changed, None, hint)
     candidates += fitted_quads(changed, None, hint)
+    if card_side:
+        candidates += edge_fitted_quads(crop, changed, card_side) + fitted_quads(changed, card_side)
     candidates = _explaining(candidates, changed_area)
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading

@@ -51,6 +51,7 @@ class Event:
 
 
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
+SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
 
 
@@ -101,6 +102,7 @@ class PileWatcher:
         self._report_now = False  # ... and nothing has moved since: report it at once
         self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
         self._moved_at: np.ndarray | None = None  # where it was (working-size pixels)
+        self._sides: list[float] = []  # short sides (frame pixels) of the cards read surely
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -292,7 +294,15 @@ class PileWatcher:
             outline = np.asarray(reading.quad, np.float32).reshape(-1, 2) * self._norm.scale
             area = max(area, cv2.contourArea(outline))
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
+        if reading.quad is not None and reading.confidence >= SIDE_CONFIDENCE:
+            self._sides = (self._sides + [min(cv2.minAreaRect(np.asarray(reading.quad, np.float32))[1])])[-5:]
         return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+
+    def _card_side(self) -> float | None:
+        """The cards' short side (frame pixels) as the last sure readings outlined it: the
+        reader tries outlines of that size too, for when the change is no card's size (a
+        shadow that went with the hand) and the finder outlines nothing."""
+        return float(np.median(self._sides)) if self._sides else None
 
     def _defer(self, first: float, t: float) -> list[Event]:
         """Put the landing off until something moves (see feed for when it is forced)."""
@@ -378,7 +388,7 @@ class PileWatcher:
         crop = small[sy0:sy1, sx0:sx1]
         changed = cv2.resize(cv2.dilate(crop, np.ones((3, 3), np.uint8)), (box[2] - box[0], box[3] - box[1]),
                              interpolation=cv2.INTER_NEAREST)
-        return read_top_card(self.recogniser, frame, box, changed)
+        return read_top_card(self.recogniser, frame, box, changed, self._card_side())
 
 
 def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | None:

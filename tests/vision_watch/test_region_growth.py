@@ -6,6 +6,7 @@ widens at once and the card is reported without waiting for the arm test's still
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tableref.vision.watcher import PileWatcher
 
@@ -47,3 +48,12 @@ def test_the_region_takes_the_card_size_from_the_outline_when_the_change_is_smal
     scale = 256 / W   # the watcher's working width
     field_side = ((FIRST[2] - FIRST[0] - 30) * (FIRST[3] - FIRST[1] - 40) / 1.55) ** 0.5 * scale
     assert watcher.region.card_size > 1.4 * field_side
+
+
+def test_the_card_size_read_surely_is_offered_to_later_readings() -> None:
+    watcher = PileWatcher(BrightCardReader())
+    assert watcher._card_side() is None
+    frames = [_frame([])] * 10 + [with_arm(_frame([FIRST]))] * 2 + [_frame([FIRST])] * 18
+    events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
+    assert [(e.event, e.card) for e in events] == [("landed", "red-6")]
+    assert watcher._card_side() == pytest.approx(FIRST[2] - FIRST[0], abs=2)   # frame pixels

@@ -1,6 +1,7 @@
 """read_top_card: the outlines near the change vote with their confidence."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tableref.vision.top_card import _explaining, read_top_card
@@ -155,3 +156,26 @@ def test_an_outline_around_older_cards_too_is_outvoted_by_the_card_s_own() -> No
     got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
     assert reader.calls > 2
     assert got.card == "red-6"
+
+
+class RimReader(ScriptedReader):
+    """Reads an outline as the card when nearly all of its rim is the card's white border."""
+
+    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+        self.calls += 1
+        rim = np.concatenate([warped[:6].reshape(-1, 3), warped[-6:].reshape(-1, 3),
+                              warped[:, :6].reshape(-1, 3), warped[:, -6:].reshape(-1, 3)])
+        return ("red-6", 0.9) if (rim.min(axis=1) >= 180).mean() >= 0.9 else (None, 0.0)
+
+
+def test_outlines_of_the_card_size_read_before_are_tried() -> None:
+    # the change spreads 30 pixels around the new card (a shadow that went with the hand),
+    # and the finder outlines nothing: outlines sized from the change miss the card, one of
+    # the size the pile's cards were read at (120 pixels across) fits it
+    frame, changed = _scene([(40, 10, 380, 310, 160), (150, 67, 270, 253, 230), (175, 100, 245, 220, 30)],
+                            [(120, 37, 300, 283)])
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    assert read_top_card(RimReader([], []), frame, (0, 0, 400, 300), changed).card is None
+    got = read_top_card(RimReader([], []), frame, (0, 0, 400, 300), changed, card_side=120.0)
+    assert got.card == "red-6"
+    assert np.abs(got.quad - _rect(150, 67, 270, 253)).max() <= 2
