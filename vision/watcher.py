@@ -21,6 +21,7 @@ settled image is compared with the last accepted pile image:
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,7 @@ class Event:
                 "t": round(self.t, 3), "frame": self.frame}
 
 
+EDGE_GAP = 3  # rows next to the frame's edge where an arm shows its own change (see _edge_pieces)
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
@@ -67,6 +69,7 @@ class WatcherConfig:
     exposure_caution: float = 5.0  # change needed grows by this times |log exposure ratio|
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
+    halo_after_s: float = 0.2  # ... touching only the frame's edge: may be a card's halo (see _at_edge)
     absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     history: int = 32
@@ -212,7 +215,10 @@ class PileWatcher:
         ref = self._pile.image
         raw = self._raw_change(n, ref, roi)
         changed = clean(raw)
-        edge = self._at_edge(raw, n, ref, roi)
+        # still for a while: what touches only the frame's edge may be a card's halo there
+        waited = t - max(self._t_motion, self._t_grow)
+        halo_ok = waited >= cfg.halo_after_s
+        edge = self._at_edge(raw, n, ref, roi, halo_ok)
         touching = bool(edge.any())
         # small specks are noise; what remains of the fine-scale change is the new pile state
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
@@ -224,14 +230,13 @@ class PileWatcher:
         if touching:
             wider = self.region.grown_box()
             wide = _roi(wider)
-            if wider != box and not self._at_edge(self._raw_change(n, ref, wide), n, ref, wide).any():
+            if wider != box and not self._at_edge(self._raw_change(n, ref, wide), n, ref, wide, halo_ok).any():
                 # what reaches the edge ends within half a card beyond it: a card landed near
                 # the pile's edge, not an arm, so widen the region now and look again
                 self.region.grow()
                 self._t_grow = t
                 return self._settled(frame_index, t, frame, n)
             # an arm (or something new at the edge) lies across the region and keeps still
-            waited = t - max(self._t_motion, self._t_grow)
             if waited >= cfg.regrow_after_s and self.region.grow():
                 self._t_grow = t
             else:
@@ -310,7 +315,7 @@ class PileWatcher:
         self._disturbed = False
         return []
 
-    def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: tuple[slice, slice]) -> np.ndarray:
+    def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: tuple[slice, slice], halo_ok: bool = False) -> np.ndarray:
         """Mask of the changed pieces that reach the edge of `roi`: an arm lying across it.
         `raw` is the uncleaned ratio-view change there (_raw_change).
 
@@ -318,9 +323,28 @@ class PileWatcher:
         comes out dotted. Dilating the raw mask joins the dots, so the arm is one piece
         touching the edge; sensor noise is sparse, so a piece must hold enough raw pixels.
         On a plain table a flat-coloured hand shows only that dotted outline, and its colour
-        shows the rest."""
-        hand = clean(chroma_change(n.small[roi], ref.small[roi], self.config.motion.chroma_threshold), 3)
-        return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px)
+        shows the rest.
+
+        Where the region ends at the frame's edge, growing it cannot tell a card from an arm,
+        and a card lying near that edge reaches it with the ratio view's halo alone (the
+        blur that cancels lighting spreads a new card's change about two blur widths around
+        it). There a piece is that card when its own pixels (those that changed colour or
+        brightness) lie near the stretch of edge it meets but keep clear of the edge itself;
+        an arm crossing the edge changes right there, or it shows nothing of its own and
+        stays an arm. A hand of the table's colour changes in speckles only, which may miss
+        the edge for a frame: so this holds only once all has kept still for a while
+        (`halo_ok`), which a hand that brought a card seldom does."""
+        mc = self.config.motion
+        cur, old = n.small[roi], ref.small[roi]
+        hand = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
+        sw, sh = self.region.width, self.region.height
+        inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < sw, roi[0].stop < sh)
+        own = None
+        if halo_ok and not all(inner):
+            lit = cv2.convertScaleAbs(old, alpha=_exposure_gain(cur, old))
+            own = cv2.bitwise_or(hand, clean(brightness_change(cur, lit, mc.brightness_threshold, mc.dark_offset), 3))
+        return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px, inner, own,
+                             int(2 * mc.norm_sigma) + 2)
                 | _edge_pieces(hand, hand, self._change_px))
 
     def _beside_card(self, interior: np.ndarray, reading: Reading, origin: tuple[int, int]) -> bool:
@@ -406,24 +430,50 @@ def _on_border(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
-def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int) -> np.ndarray:
+def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
+                 inner: tuple[bool, bool, bool, bool] = (True, True, True, True),
+                 own: np.ndarray | None = None, halo: int = 0) -> np.ndarray:
     """The connected pieces of `mask` that touch its border and hold at least `min_px`
-    pixels of `evidence`, as a boolean mask."""
+    pixels of `evidence`, as a boolean mask.
+
+    `inner` tells, for the left, top, right and bottom sides, whether that border lies
+    inside the frame. Where it is the frame's edge and `own` is given, a piece that touches
+    it is let off when `own` explains the touch as a halo: along the stretch of edge the
+    piece meets, `own` keeps clear of the edge's first EDGE_GAP rows but has pixels within
+    `halo` of it."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     held = np.bincount(labels[evidence > 0], minlength=count)
     h, w = mask.shape
     x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    touch = (held >= min_px) & ((x == 0) | (y == 0) | (x + bw == w) | (y + bh == h))
+    touch = np.zeros(count, bool)
+    # per side: the pieces touching it, and `own` along a piece's stretch of it, edge row first
+    sides = ((x == 0, lambda i: own[y[i]:y[i] + bh[i], :halo].T),
+             (y == 0, lambda i: own[:halo, x[i]:x[i] + bw[i]]),
+             (x + bw == w, lambda i: own[y[i]:y[i] + bh[i], w - halo:].T[::-1]),
+             (y + bh == h, lambda i: own[h - halo:, x[i]:x[i] + bw[i]][::-1]))
+    for (side, strip_of), inside in zip(sides, inner):
+        if inside or own is None:
+            touch |= side
+            continue
+        for i in np.flatnonzero(side & ~touch & (held >= min_px)):
+            strip = strip_of(i)
+            touch[i] = i > 0 and (bool(strip[:EDGE_GAP].any()) or not strip.any())  # label 0 is the background
+    touch &= held >= min_px
     touch[0] = False
     return touch[labels]
 
 
-def _exposure_step(cur: np.ndarray, ref: np.ndarray) -> float:
-    """|log| of the typical brightness ratio between two views: the median over pixels clipped
-    in neither (clipping hides how far a bright table moved; a hand covers a minority)."""
+def _exposure_gain(cur: np.ndarray, ref: np.ndarray) -> float:
+    """The typical brightness ratio cur / ref: the median over pixels clipped in neither
+    (clipping hides how far a bright table moved; a hand covers a minority)."""
     a = cur.reshape(-1).astype(np.float32)
     b = ref.reshape(-1).astype(np.float32)
     ok = (a < SATURATED) & (b < SATURATED) & (a > 8) & (b > 8)
     if np.count_nonzero(ok) < 50:
-        return 0.0  # nearly everything clipped or black: no measure
-    return abs(float(np.median(np.log(a[ok] / b[ok]))))
+        return 1.0  # nearly everything clipped or black: no measure
+    return float(np.exp(np.median(np.log(a[ok] / b[ok]))))
+
+
+def _exposure_step(cur: np.ndarray, ref: np.ndarray) -> float:
+    """|log| of the typical brightness ratio between two views (see _exposure_gain)."""
+    return abs(math.log(_exposure_gain(cur, ref)))

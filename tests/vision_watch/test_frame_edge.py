@@ -1,0 +1,47 @@
+"""PileWatcher where the watched region ends at the frame's edge.
+
+A change reaching the region's edge may be an arm; where that edge is the frame's, growing
+the region cannot tell. A card lying near the frame's edge reaches it only with the ratio
+view's halo, its own pixels short of the edge; an arm crossing it changes right at the edge."""
+from __future__ import annotations
+
+import numpy as np
+
+from tableref.vision.watcher import PileWatcher
+
+from test_hand_still_holding import _GRAIN, FPS, BrightCardReader, paint_card, table, with_arm
+
+NEAR_TOP = (130, 8, 190, 98)   # a card 8 pixels below the frame's top edge
+
+
+def _frame(cards: list[tuple[int, int, int, int]], arm_at_top: bool = False) -> np.ndarray:
+    img = table()
+    for box in cards:
+        paint_card(img, box)
+    if arm_at_top:
+        # a grey sleeve reaching down from the frame's top edge to the card's far end: its
+        # brightness, not its colour, tells it from the table
+        img[0:30, 140:180] = 150 + 2 * _GRAIN[0:30, 140:180]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _watch(frames: list[np.ndarray]) -> list[dict]:
+    watcher = PileWatcher(BrightCardReader())
+    return [e.as_json() for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
+
+
+def test_a_card_landing_near_the_frame_s_edge_is_reported() -> None:
+    # before, its halo at the edge read as an arm that never left: the card was never reported
+    frames = [_frame([])] * 10 + [with_arm(_frame([NEAR_TOP]))] * 2 + [_frame([NEAR_TOP])] * 30
+    events = _watch(frames)
+    assert [e["event"] for e in events] == ["landed"]
+    assert events[0]["frame"] <= 12 + 10   # settling, then 0.2 s of stillness
+
+
+def test_an_arm_across_the_frame_s_edge_holding_the_card_still_is_waited_for() -> None:
+    # the hand holds the card on the pile for a second, its arm across the frame's top edge
+    held = _frame([NEAR_TOP], arm_at_top=True)
+    frames = [_frame([])] * 10 + [held] * 25 + [_frame([NEAR_TOP])] * 20
+    events = _watch(frames)
+    assert [e["event"] for e in events] == ["landed"]
+    assert events[0]["frame"] >= 35   # once the arm has gone
