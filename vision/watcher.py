@@ -7,6 +7,8 @@ settled image is compared with the last accepted pile image:
 * a change that reaches the edge of the region is an arm still lying across it: wait (the
   ratio view shows an arm's outline, its colour shows a flat hand on a plain table), unless
   it ends within half a card past the edge: a card landed at the pile's edge, so widen;
+  where the region ends at the frame's edge, a change whose own pixels keep just clear of
+  that edge is a card lying near it, reaching it only with the ratio view's halo;
 * no change: a hand passed, a shadow moved, the light changed: nothing to report;
 * the pile looks as it did before the last landing: the top card was taken back (`removed`);
 * otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
