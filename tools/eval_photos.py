@@ -8,8 +8,11 @@ Modes:
   builtin  the built-in profile alone (no photo used for anything).
   enroll   for every source with >= 2 photos of a card: enrol one photo per card, test on
            that source's other photos.
+  faces    the card faces the synthetic photo clips are made of (synth/card_faces.py cuts
+           each photo's card at the clip's card size), read flat by the built-in recogniser:
+           about the most a watcher can read right in those clips.
 
-    python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|all] [--profile-seeds 1 2 3]
+    python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|all] [--profile-seeds 1 2 3]
 """
 from __future__ import annotations
 
@@ -134,6 +137,16 @@ def run_profile_seeds(photos: list[Photo], seeds: list[int]) -> None:
               f"range {min(oks)}..{max(oks)}")
 
 
+def run_faces(photos: list[Photo], deck: str, sides: tuple[int, ...] = (110, 250)) -> None:
+    from tableref.vision.synth.card_faces import crop_photo, recogniser_finder
+
+    finder = recogniser_finder()
+    rec = Recogniser(deck)
+    for side in sides:  # the face sizes of 640x360 and 1280x720 clips
+        report(f"card faces cut for the synthetic clips ({side} px short side), read flat, --deck {deck}",
+               [(p, rec.classify_card(crop_photo(p.image, side, finder))[0]) for p in photos])
+
+
 def enrol_split(photos: list[Photo]) -> tuple[list[Photo], list[Photo]]:
     """One enrolment shot per (source, card) that has >= 2 shots; the rest of those are tests."""
     groups: dict[tuple[str, str], list[Photo]] = collections.defaultdict(list)
@@ -170,7 +183,7 @@ def run_enroll(photos: list[Photo]) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
-    ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "all"), default="all")
+    ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "faces", "all"), default="all")
     ap.add_argument("--deck", default="auto", help="deck the LOSO recogniser expects (auto, uno, ...)")
     ap.add_argument("--profile-seeds", type=int, nargs="*", default=[], metavar="SEED",
                     help="also rebuild the built-in profile with these render seeds and score each (slow)")
@@ -189,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         run_profile_seeds(photos, args.profile_seeds)
     if args.mode in ("enroll", "all"):
         run_enroll(photos)
+    if args.mode in ("faces", "all"):
+        run_faces(photos, args.deck)
     print(f"\n({time.time() - t0:.0f} s)")
     return 0
 

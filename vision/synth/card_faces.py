@@ -51,7 +51,7 @@ def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndar
     return cv2.resize(photo, (w, h), interpolation=cv2.INTER_AREA)
 
 
-def _recogniser_finder() -> Callable[[np.ndarray], Any] | None:
+def recogniser_finder() -> Callable[[np.ndarray], Any] | None:
     """The outline the recogniser settles on (it knows a panel of a card from the card),
     else the finder's best ones."""
     try:
@@ -81,7 +81,7 @@ class CardFaces:
         if photo_dir:
             self.photos = read_labels(pathlib.Path(photo_dir))
             self.codes = sorted(self.photos)
-            self._finder = _recogniser_finder()
+            self._finder = recogniser_finder()
         else:
             self.codes = deck_codes(deck)
 
