@@ -68,6 +68,16 @@ def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
     return big or quads
 
 
+def _distinct(quads: list[np.ndarray], tolerance: float = 1.0) -> list[np.ndarray]:
+    """The quads without repeats: fitting searches started apart often end on the same
+    outline, which must not vote twice (outlines a pixel or two apart still each vote)."""
+    out: list[np.ndarray] = []
+    for q in quads:
+        if all(np.abs(q - o).max() > tolerance for o in out):
+            out.append(q)
+    return out
+
+
 def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray,
                   card_side: float | None = None) -> Reading:
     """Find and classify the new top card inside `box` (frame pixels).
@@ -101,7 +111,7 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     candidates += fitted_quads(changed, None, hint)
     if card_side:
         candidates += edge_fitted_quads(crop, changed, card_side) + fitted_quads(changed, card_side)
-    candidates = _explaining(candidates, changed_area)
+    candidates = _distinct(_explaining(candidates, changed_area))
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}

@@ -40,6 +40,15 @@ def test_agreeing_outlines_outvote_one_surer_odd_one() -> None:
     assert reader.calls >= 3                      # no early exit on the 0.9 reading
 
 
+def test_the_same_outline_twice_votes_once() -> None:
+    # fitting searches started apart end on the same outline: it must not vote twice
+    frame, changed, quads = _setup()
+    card, odd = quads[0], quads[0] + np.array([20, 0], np.float32)   # odd: 0.6 of the change
+    reader = ScriptedReader([card, odd, odd.copy()], [("red-6", 0.8), ("red-skip", 0.9), ("red-skip", 0.9)])
+    got = read_top_card(reader, frame, (0, 0, 300, 200), changed)
+    assert got.card == "red-6"
+
+
 def test_a_lone_reading_stands_and_nothing_read_is_none() -> None:
     frame, changed, quads = _setup()
     got = read_top_card(ScriptedReader(quads, [(None, 0.0), ("blue-2", 0.8)]), frame, (0, 0, 300, 200), changed)
