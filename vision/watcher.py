@@ -53,7 +53,6 @@ class Event:
                 "t": round(self.t, 3), "frame": self.frame}
 
 
-EDGE_GAP = 3  # rows next to the frame's edge where an arm shows its own change (see _edge_pieces)
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
@@ -441,8 +440,7 @@ def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
     `inner` tells, for the left, top, right and bottom sides, whether that border lies
     inside the frame. Where it is the frame's edge and `own` is given, a piece that touches
     it is let off when `own` explains the touch as a halo: along the stretch of edge the
-    piece meets, `own` keeps clear of the edge's first EDGE_GAP rows but has pixels within
-    `halo` of it."""
+    piece meets, `own` has no pixel on the edge itself but some within `halo` of it."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     held = np.bincount(labels[evidence > 0], minlength=count)
     h, w = mask.shape
@@ -459,7 +457,7 @@ def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
             continue
         for i in np.flatnonzero(side & ~touch & (held >= min_px)):
             strip = strip_of(i)
-            touch[i] = i > 0 and (bool(strip[:EDGE_GAP].any()) or not strip.any())  # label 0 is the background
+            touch[i] = i > 0 and (bool(strip[0].any()) or not strip.any())  # label 0 is the background
     touch &= held >= min_px
     touch[0] = False
     return touch[labels]
