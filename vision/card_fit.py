@@ -147,41 +147,46 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     return out
 
 
-def edge_fitted_quads(crop_bgr: np.ndarray, changed: np.ndarray, short_side: float | None,
-                      hint: float | None = None, keep: int = 3) -> list[np.ndarray]:
+class EdgeFit:
     """Card-sized outlines over the change that sit best on strong edges (4x2, crop pixels).
 
     When the landing card knocked another one aside, the change is the union of both places
     and its rectangle says little; the new card's own outline, of the known size, is what
     lines up with the edges. A coarse search over centres in the change and the dominant
-    edge angle (both ways round), then a fine one around the best few."""
-    rect = change_rect(changed)
-    if rect is None:
-        return []
-    gx, gy = _colour_gradient(crop_bgr)
-    where = changed > 0
-    if np.count_nonzero(where) < 20:
-        return []
-    theta = _edge_angle(gx, gy, where)
-    sides = short_sides(rect[1], short_side, hint)
-    if short_side is None:
-        # shadows and cards knocked aside widen the change and the finder's whole cards may
-        # be none: let the outline's fit to the edges choose among sizes down to half the change
-        lo, hi = sorted(rect[1])
-        sides += list(np.geomspace(0.5 * lo, max(lo, hi / ASPECT), 9))
-    step = max(2.0, min(sides) / 10)
-    ys, xs = np.nonzero(where[::int(step), ::int(step)])
-    centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
-    coarse = _best_outlines(gx, gy, centres, [theta, theta + 90.0], sides)
-    coarse.sort(key=lambda c: -c[0])
-    found: list[tuple[float, np.ndarray]] = []
-    for _, c, ang, a, b in coarse[:keep]:
-        d = np.arange(-step, step + 1, 1.0, dtype=np.float32)
-        fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
-        score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
-                                                     [b]), key=lambda r: r[0])
-        u, v = _axes(ang2)
-        found.append((score, _rect_quad(c2, u, v, a2, b2)))
-    found.sort(key=lambda f: -f[0])
-    return [q for _, q in found]
+    edge angle (both ways round), then a fine one around the best few. The gradients and
+    the angle are worked out once per crop, for every size asked for."""
 
+    def __init__(self, crop_bgr: np.ndarray, changed: np.ndarray) -> None:
+        self.rect = change_rect(changed)
+        self.where = changed > 0
+        self.usable = self.rect is not None and np.count_nonzero(self.where) >= 20
+        if self.usable:
+            self.gx, self.gy = _colour_gradient(crop_bgr)
+            self.theta = _edge_angle(self.gx, self.gy, self.where)
+
+    def quads(self, short_side: float | None, hint: float | None = None, keep: int = 3) -> list[np.ndarray]:
+        if not self.usable:
+            return []
+        assert self.rect is not None
+        gx, gy = self.gx, self.gy
+        sides = short_sides(self.rect[1], short_side, hint)
+        if short_side is None:
+            # shadows and cards knocked aside widen the change and the finder's whole cards may
+            # be none: let the outline's fit to the edges choose among sizes down to half the change
+            lo, hi = sorted(self.rect[1])
+            sides += list(np.geomspace(0.5 * lo, max(lo, hi / ASPECT), 9))
+        step = max(2.0, min(sides) / 10)
+        ys, xs = np.nonzero(self.where[::int(step), ::int(step)])
+        centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
+        coarse = _best_outlines(gx, gy, centres, [self.theta, self.theta + 90.0], sides)
+        coarse.sort(key=lambda c: -c[0])
+        found: list[tuple[float, np.ndarray]] = []
+        for _, c, ang, a, b in coarse[:keep]:
+            d = np.arange(-step, step + 1, 1.0, dtype=np.float32)
+            fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
+            score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
+                                                         [b]), key=lambda r: r[0])
+            u, v = _axes(ang2)
+            found.append((score, _rect_quad(c2, u, v, a2, b2)))
+        found.sort(key=lambda f: -f[0])
+        return [q for _, q in found]

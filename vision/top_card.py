@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .card_fit import card_like_short_side, edge_fitted_quads, fitted_quads
+from .card_fit import EdgeFit, card_like_short_side, fitted_quads
 from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
@@ -107,10 +107,11 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         order = sorted(range(len(found)), key=lambda i: (-round(scores[i] * held[i], 1), i))
         candidates += [found[i] for i in order[:3] if scores[i] >= 0.3]
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
-    candidates += edge_fitted_quads(crop, changed, None, hint)
+    edges = EdgeFit(crop, changed)
+    candidates += edges.quads(None, hint)
     candidates += fitted_quads(changed, None, hint)
     if card_side:
-        candidates += edge_fitted_quads(crop, changed, card_side) + fitted_quads(changed, card_side)
+        candidates += edges.quads(card_side) + fitted_quads(changed, card_side)
     candidates = _distinct(_explaining(candidates, changed_area))
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading
