@@ -102,9 +102,9 @@ def brightness_change(cur_small: np.ndarray, ref_small: np.ndarray, threshold: f
     """uint8 mask (255 = changed) where a pixel's grey level moved by more than `threshold`
     of itself (plus `offset`, so that noise in the dark does not count).
 
-    For motion between consecutive frames only, where the light cannot have drifted: it
-    sees a hand moving over a grained table although its outline and colour are too close
-    to the table's for the ratio view or colour to see."""
+    For consecutive frames, where the light cannot have drifted, or against an older image
+    brought to the same exposure first: it sees a hand over a grained table although its
+    outline and colour are too close to the table's for the ratio view or colour to see."""
     a = cv2.cvtColor(cur_small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     b = cv2.cvtColor(ref_small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     return (cv2.absdiff(a, b) > threshold * (cv2.max(a, b) + offset)).astype(np.uint8) * 255

@@ -446,18 +446,18 @@ def _edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
     h, w = mask.shape
     x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     touch = np.zeros(count, bool)
-    # per side: the pieces touching it, and `own` along a piece's stretch of it, edge row first
-    sides = ((x == 0, lambda i: own[y[i]:y[i] + bh[i], :halo].T),
-             (y == 0, lambda i: own[:halo, x[i]:x[i] + bw[i]]),
-             (x + bw == w, lambda i: own[y[i]:y[i] + bh[i], w - halo:].T[::-1]),
-             (y + bh == h, lambda i: own[h - halo:, x[i]:x[i] + bw[i]][::-1]))
-    for (side, strip_of), inside in zip(sides, inner):
+    sides = (x == 0, y == 0, x + bw == w, y + bh == h)
+    spans = ((y, bh), (x, bw), (y, bh), (x, bw))  # where each piece lies along each side
+    for k, (side, inside, (start, length)) in enumerate(zip(sides, inner, spans)):
         if inside or own is None:
             touch |= side
             continue
-        for i in np.flatnonzero(side & ~touch & (held >= min_px)):
-            strip = strip_of(i)
-            touch[i] = i > 0 and (bool(strip[0].any()) or not strip.any())  # label 0 is the background
+        # `own` within `halo` of this side of the frame, turned so that the edge row comes first
+        band = (own[:, :halo].T, own[:halo], own[:, w - halo:].T[::-1], own[h - halo:][::-1])[k]
+        on, near = band[0], band.any(axis=0)
+        for i in np.flatnonzero(side & ~touch):
+            at = slice(start[i], start[i] + length[i])
+            touch[i] = bool(on[at].any()) or not near[at].any()
     touch &= held >= min_px
     touch[0] = False
     return touch[labels]
