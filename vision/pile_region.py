@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .cardface import ASPECT
+
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 
 
@@ -44,11 +46,12 @@ class PileRegion:
         return self.box() == (0, 0, self.width, self.height)
 
     def add_card(self, bbox: Box, area: float) -> None:
-        """Grow the pile with the bounding box of a card that just landed (its changed area)."""
+        """Grow the pile with the bounding box of a card that just landed (its changed area).
+        A fixed region keeps its box but learns the cards' size all the same."""
+        size = (area / ASPECT) ** 0.5  # a card's area is ASPECT short sides squared
+        self.card_size = size if self.card_size == 0 else 0.7 * self.card_size + 0.3 * size
         if self.fixed is not None:
             return
-        size = (area / 1.55) ** 0.5  # area of a card is about 1.55 short sides squared
-        self.card_size = size if self.card_size == 0 else 0.7 * self.card_size + 0.3 * size
         if self.pile is None:
             self.pile = bbox
         else:

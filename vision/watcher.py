@@ -9,7 +9,8 @@ settled image is compared with the last accepted pile image:
   it ends within half a card past the edge: a card landed at the pile's edge, so widen;
   where the region ends at the frame's edge, a change whose own pixels keep just clear of
   that edge is a card lying near it, reaching it only with the ratio view's halo;
-* no change: a hand passed, a shadow moved, the light changed: nothing to report;
+* no change: a hand passed, a shadow moved, the light changed: nothing to report; nor for
+  a change of less than a fifth of a card (fingertips left over the pile, a glint);
 * the pile looks as it did before the last landing: the top card was taken back (`removed`);
 * otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
   it cannot tell), unless much of the change lies well beside the whole card read: a hand
@@ -68,6 +69,7 @@ class WatcherConfig:
     part_frac: float = 0.0003  # smallest piece of change that counts (smaller ones are noise)
     exposure_rate: float = 0.02  # brightness change per frame above which the exposure is still moving
     exposure_caution: float = 5.0  # change needed grows by this times |log exposure ratio|
+    least_card_share: float = 0.2  # a new card changes at least this share of a card's area
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
     halo_after_s: float = 0.2  # ... touching only the frame's edge: may be a card's halo (see _at_edge)
@@ -257,7 +259,11 @@ class PileWatcher:
         # After a big exposure step, clipped highlights bend the ratios a little along bright
         # edges; ask for more evidence then (a card landing changes far more than that).
         step = _exposure_step(n.small[roi], ref.small[roi])
-        if area < self._change_px * (1 + cfg.exposure_caution * step):
+        # Less than a share of a card's area is no new card either: fingertips left over the
+        # pile, or the light's glint on it.
+        least = max(self._change_px * (1 + cfg.exposure_caution * step),
+                    cfg.least_card_share * ASPECT * self.region.card_size ** 2)
+        if area < least:
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
             self._deferred, self._report_now = None, False
             return []
