@@ -18,8 +18,10 @@ settled image is compared with the last accepted pile image:
   landing waits until something moves (or until nothing has for `defer_still_s`). It waits
   the same way while the last thing that moved did so inside the region, neither crossing
   its edge nor going away from the pile: a hand that hovers over the pile, or still holds
-  its card, and shows too little of itself for the other tests. A card identical to the one
-  below still changes the pile image, since it lies at another angle or offset.
+  its card, and shows too little of itself for the other tests; and when the change reads
+  as no card and the last motion took none of it away: an empty hand at rest whose arm
+  hardly shows. A card identical to the one below still changes the pile image, since it
+  lies at another angle or offset.
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ class Event:
                 "t": round(self.t, 3), "frame": self.frame}
 
 
+WITHDRAWN = 0.1  # what came in has gone (in part) once the change shrinks by this share of its most
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
@@ -108,6 +111,9 @@ class PileWatcher:
         self._report_now = False  # ... and nothing has moved since: report it at once
         self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
         self._moved_at: np.ndarray | None = None  # where it was (working-size pixels)
+        # the most region pixels (1 in 4) that differed from a pile image (the one named) as things moved
+        self._covered: tuple[int, View | None] = (0, None)
+        self._came_in = False  # ... and whether about as many still did at the last motion
         self._sides: list[float] = []  # short sides (frame pixels) of the cards read surely
 
     # -- set-up on the first frame --------------------------------------------------------
@@ -155,7 +161,7 @@ class PileWatcher:
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
         if not exposure_moving:
-            self._follow_hand(motion, n.small[roi], self._prev.small[roi], box)
+            self._follow_hand(motion, n, self._prev, roi, box)
         self._prev = n
         if moving > self._motion_px or exposure_moving:
             self._disturbed = True
@@ -173,15 +179,16 @@ class PileWatcher:
             return []
         return self._settled(frame_index, t, frame, n)
 
-    def _follow_hand(self, motion: np.ndarray, cur: np.ndarray, prev: np.ndarray, box: Box) -> None:
+    def _follow_hand(self, motion: np.ndarray, n: View, prev: View, roi: tuple[slice, slice], box: Box) -> None:
         """Note whether the last thing that moved (in the region `box`) crossed its edge or
         went away from the pile. A hand that leaves does as it last moves; one that stops
         inside the region (hovering, or still holding its card) last moved inwards.
         Brightness and colour see hands that the ratio view barely does, so they also tell
         when such a hand leaves a landing waiting."""
         mc = self.config.motion
-        seen = clean(cv2.bitwise_or(brightness_change(cur, prev, mc.brightness_threshold, mc.dark_offset),
-                                    chroma_change(cur, prev, mc.chroma_threshold)), 3)
+        cur, before = n.small[roi], prev.small[roi]
+        seen = clean(cv2.bitwise_or(brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
+                                    chroma_change(cur, before, mc.chroma_threshold)), 3)
         seen = cv2.bitwise_or(motion, seen)
         count = cv2.countNonZero(seen)
         if count <= self._motion_px:
@@ -199,6 +206,14 @@ class PileWatcher:
             self._moved_at = at
         elif not left:
             return
+        # Whether as much of the region differs from the pile image as at any time since it
+        # was taken: what came in has not gone (an arm at rest; or a card's print that a hand
+        # uncovered as it left, so this only tells about changes read as no card).
+        assert self._pile is not None
+        ref = self._pile.image
+        covered = cv2.countNonZero(change_mask(n.ratio[roi][::2, ::2], ref.ratio[roi][::2, ::2], mc.diff_threshold))
+        self._covered = max(covered, self._covered[0] if self._covered[1] is ref else 0), ref
+        self._came_in = covered >= (1 - WITHDRAWN) * self._covered[0]
         if left and not self._left_by_edge and self._deferred is not None:
             self._disturbed = True  # the hand was seen leaving: judge the waiting landing again
         self._left_by_edge = left
@@ -287,9 +302,11 @@ class PileWatcher:
             # holding its card still, its arm unseen. Look again once something has moved.
             return self._defer(first, t)
         reading = self._read(frame, interior, (x0, y0))
-        if waiting and self._beside_card(interior, reading, (x0, y0)):
-            # a hand holding the card still above the pile, its sleeve the table's colour (so
-            # nothing reaches the edge): look again once something has moved
+        if waiting and ((reading.card is None and self._came_in) or self._beside_card(interior, reading, (x0, y0))):
+            # A hand holding the card still above the pile, its sleeve the table's colour (so
+            # nothing reaches the edge); or no card at all, and the last motion took none of
+            # the change away: an empty hand at rest whose arm hardly shows. Look again once
+            # something has moved. (An unread card that a hand left is reported at once.)
             return self._defer(first, t)
         self._deferred, self._report_now = None, False
         self._history.append(self._pile)

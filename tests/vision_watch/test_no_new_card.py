@@ -1,4 +1,6 @@
-"""PileWatcher and settled changes that are no new card: fingertips left over the pile."""
+"""PileWatcher and settled changes that are no new card: fingertips left over the pile; and a
+card that cannot be read, which reads like an empty hand at rest but is reported at once
+(with card null). Empty hands from the scene generator: test_hovering_hands.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,12 +13,30 @@ from test_hand_still_holding import _GRAIN, CARD, FPS, BrightCardReader, paint_c
 SKIN = np.array([120, 160, 210])
 
 
-def _run(frames: list[np.ndarray], region: tuple[int, int, int, int] | None = None) -> list[dict]:
-    watcher = PileWatcher(BrightCardReader(), region)
+class BlindReader(BrightCardReader):
+    """Outlines the card but cannot make out what it is (glare, a deck it does not know)."""
+
+    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+        return None, 0.0
+
+
+def _run(frames: list[np.ndarray], reader: BrightCardReader = BrightCardReader(),
+         region: tuple[int, int, int, int] | None = None) -> list[dict]:
+    watcher = PileWatcher(reader, region)
     out = []
     for i, img in enumerate(frames):
         out += [e.as_json() for e in watcher.feed(i, i / FPS, img)]
     return out
+
+
+def test_a_card_that_cannot_be_read_is_reported_at_once() -> None:
+    # Brought by an arm that leaves across the edge: an empty hand at rest also reads as no
+    # card, but the last motion here took something away, so the card does not wait.
+    card = _u8(_with_card())
+    frames = [_u8(table())] * 10 + [with_arm(card)] * 5 + [card] * 50
+    events = _run(frames, reader=BlindReader())
+    assert [(e["event"], e["card"]) for e in events] == [("landed", None)]
+    assert events[0]["frame"] <= 15 + 4
 
 
 @pytest.mark.parametrize("region", [None, (60, 20, 200, 200)])
