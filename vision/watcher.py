@@ -184,7 +184,8 @@ class PileWatcher:
         went away from the pile. A hand that leaves does as it last moves; one that stops
         inside the region (hovering, or still holding its card) last moved inwards.
         Brightness and colour see hands that the ratio view barely does, so they also tell
-        when such a hand leaves a landing waiting."""
+        when such a hand leaves a landing waiting. It also notes whether what came in since
+        the pile image was taken is all still there (see _settled: a change read as no card)."""
         mc = self.config.motion
         cur, before = n.small[roi], prev.small[roi]
         seen = clean(cv2.bitwise_or(brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
