@@ -22,6 +22,9 @@ settled image is compared with the last accepted pile image:
   as no card and the last motion took none of it away: an empty hand at rest whose arm
   hardly shows. A card identical to the one below still changes the pile image, since it
   lies at another angle or offset.
+
+A card read surely that lies still and clear of a hand that is still leaving is reported
+at once (see _clear_of_hand); the pile image takes it in when all is still.
 """
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ class Event:
 
 WITHDRAWN = 0.1  # what came in has gone (in part) once the change shrinks by this share of its most
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
+EARLY_CONFIDENCE = 0.9  # a card read this surely is reported while the hand is still leaving
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
 
@@ -115,6 +119,10 @@ class PileWatcher:
         self._covered: tuple[int, View | None] = (0, None)
         self._came_in = False  # ... and whether about as many still did at the last motion
         self._sides: list[float] = []  # short sides (frame pixels) of the cards read surely
+        self._seen: np.ndarray | None = None  # what moved at the last frame (region pixels)
+        self._clear: int | None = None  # changed pixels lying clear of it then (see _clear_of_hand)
+        self._early: Reading | None = None  # a card reported while the hand was still leaving
+        self._tried: View | None = None  # the pile image when that was last tried
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -167,7 +175,7 @@ class PileWatcher:
             self._disturbed = True
             self._quiet_frames = 0
             self._t_motion = t
-            return []
+            return [] if exposure_moving else self._clear_of_hand(frame_index, t, frame, n, roi)
         self._quiet_frames += 1
         if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
             # nothing moved since: no hand holds or hovers there after all (what lies beside
@@ -191,6 +199,7 @@ class PileWatcher:
         seen = clean(cv2.bitwise_or(brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
                                     chroma_change(cur, before, mc.chroma_threshold)), 3)
         seen = cv2.bitwise_or(motion, seen)
+        self._seen = seen
         count = cv2.countNonZero(seen)
         if count <= self._motion_px:
             return
@@ -218,6 +227,58 @@ class PileWatcher:
         if left and not self._left_by_edge and self._deferred is not None:
             self._disturbed = True  # the hand was seen leaving: judge the waiting landing again
         self._left_by_edge = left
+
+    def _clear_of_hand(self, frame_index: int, t: float, frame: np.ndarray, n: View,
+                       roi: tuple[slice, slice]) -> list[Event]:
+        """While a hand is still leaving: a still change of a card's size that lies clear of
+        all motion, and away from the region's edge, for two frames running, is the card the
+        hand left. Report it at once if it reads surely: an arm leaves the region long after
+        it has cleared the pile when cards are big (the region then spans the frame), and
+        the whole frame is watched until a card lands. Anything else (a take-back, a card
+        just like the one below, an unsure reading) waits for all to be still."""
+        assert self._pile is not None and self._norm is not None
+        seen = self._seen
+        if (seen is None or seen.shape != n.small[roi].shape[:2] or not self._left_by_edge or self._came_in
+                or self._deferred is not None or self._early is not None or self._tried is self._pile.image):
+            self._clear = None
+            return []
+        cfg, mc = self.config, self.config.motion
+        changed = self._changed(n, self._pile.image, roi)
+        reach = 2 * int(2 * mc.norm_sigma) + 1  # the ratio view spreads a change about two blur widths
+        near = cv2.dilate(seen, np.ones((reach, reach), np.uint8))
+        # a card changes along its outline and in its print, not across its plain parts:
+        # what an outline encloses goes with it, so that a card lies clear of the hand whole
+        outlines, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros_like(changed)
+        cv2.drawContours(filled, outlines, -1, 255, -1)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+        keep = stats[:, 4] >= self._part_px
+        keep[0] = False
+        keep[np.unique(labels[near > 0])] = False
+        keep[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))] = False
+        still = keep[labels]
+        area = int(np.count_nonzero(still & (changed > 0)))
+        previous, self._clear = self._clear, None
+        if area < self._least() or self.region.card_size == 0 and not self.region.is_whole_frame():
+            return []
+        if previous is None or abs(area - previous) > 0.05 * area:
+            self._clear = area  # look again at the next frame: it must lie still
+            return []
+        interior = cv2.bitwise_and(changed, still.astype(np.uint8) * 255)
+        if self._history:
+            before = self._history[-1]
+            back = cv2.countNonZero(cv2.bitwise_and(self._changed(n, before.image, roi), interior))
+            if back < max(self._change_px, cfg.removal_ratio * area):
+                return []  # a take-back, or a card just like the one below: judge it once all is still
+        x0, y0 = roi[1].start, roi[0].start
+        self._tried = self._pile.image  # one read per pile state: reads are slow, hands quick
+        reading = self._read(frame, interior, (x0, y0))
+        if reading.confidence < EARLY_CONFIDENCE or self._beside_card(interior, reading, (x0, y0)):
+            return []  # judge it once all is still
+        # Report it now; the pile image takes it in once all is still (part of the card may
+        # still lie near the hand, and the rest of the pile image is as old as the last state).
+        self._early = reading
+        return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
 
     def _raw_change(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
         return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], self.config.motion.diff_threshold)
@@ -275,27 +336,26 @@ class PileWatcher:
         # After a big exposure step, clipped highlights bend the ratios a little along bright
         # edges; ask for more evidence then (a card landing changes far more than that).
         step = _exposure_step(n.small[roi], ref.small[roi])
-        # Less than a share of a card's area is no new card either: fingertips left over the
-        # pile, or the light's glint on it.
-        least = max(self._change_px * (1 + cfg.exposure_caution * step),
-                    cfg.least_card_share * ASPECT * self.region.card_size ** 2)
-        if area < least:
+        if area < self._least(step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
-            self._deferred, self._report_now = None, False
+            self._deferred, self._report_now, self._early = None, False, None
             return []
         if self._history:
             before = self._history[-1]
             back = cv2.countNonZero(self._changed(n, before.image, roi))
             log.debug("frame %d: %d pixels differ from the pile before the last landing", frame_index, back)
             if back < max(self._change_px, cfg.removal_ratio * area):
-                removed = self._pile.top
-                self._history.pop()
-                self._pile = _PileState(self._merge(n), before.top)
                 self._disturbed = False
-                self._deferred, self._report_now = None, False
-                return [Event("removed", removed.card if removed else None,
-                              removed.confidence if removed else 0.0, t, frame_index,
-                              _quad_tuple(removed.quad) if removed else None)]
+                return [self._take_back(self._merge(n), t, frame_index)]
+        if self._early is not None:
+            # the card reported while the hand was leaving: take it into the pile image, or
+            # report what lies on it now if that is another card (one came in quick succession)
+            early, self._early = self._early, None
+            reading = self._read(frame, interior, (x0, y0))
+            self._disturbed = False
+            seen_again = reading.card in (None, early.card) or _same_place(reading.quad, early.quad)
+            event = self._land(self._merge(n), interior, (x0, y0), early if seen_again else reading, t, frame_index)
+            return [] if seen_again else [event]
         first = t if self._deferred is None else self._deferred[0]
         waiting = not self._report_now and t - first < cfg.defer_max_s
         if waiting and not self._left_by_edge:
@@ -309,11 +369,26 @@ class PileWatcher:
             # the change away: an empty hand at rest whose arm hardly shows. Look again once
             # something has moved. (An unread card that a hand left is reported at once.)
             return self._defer(first, t)
+        self._disturbed = False
+        return [self._land(self._merge(n), interior, (x0, y0), reading, t, frame_index)]
+
+    def _take_back(self, image: View, t: float, frame_index: int) -> Event:
+        """The top card was taken back: the pile before it, as `image` now shows it."""
+        assert self._pile is not None
+        removed, before = self._pile.top, self._history.pop()
+        self._pile = _PileState(image, before.top)
+        self._deferred, self._report_now = None, False
+        return Event("removed", removed.card if removed else None, removed.confidence if removed else 0.0,
+                     t, frame_index, _quad_tuple(removed.quad) if removed else None)
+
+    def _land(self, image: View, interior: np.ndarray, origin: tuple[int, int], reading: Reading,
+              t: float, frame_index: int) -> Event:
+        """A card landed where `interior` (region pixels from `origin`) changed: `image` is the new pile."""
+        assert self._norm is not None
         self._deferred, self._report_now = None, False
         self._history.append(self._pile)
-        del self._history[:-cfg.history]
-        self._pile = _PileState(self._merge(n), reading)
-        self._disturbed = False
+        del self._history[:-self.config.history]
+        self._pile = _PileState(image, reading)
         pts = cv2.findNonZero(interior)
         bx, by, bw, bh = cv2.boundingRect(pts)
         # The card's size: the changed area, or the outline read when that is bigger (the
@@ -323,10 +398,18 @@ class PileWatcher:
         if reading.quad is not None:
             outline = np.asarray(reading.quad, np.float32).reshape(-1, 2) * self._norm.scale
             area = max(area, cv2.contourArea(outline))
+        x0, y0 = origin
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
         if reading.quad is not None and reading.confidence >= SIDE_CONFIDENCE:
             self._sides = (self._sides + [min(cv2.minAreaRect(np.asarray(reading.quad, np.float32))[1])])[-5:]
-        return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+        return Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))
+
+    def _least(self, exposure_step: float = 0.0) -> float:
+        """The fewest changed pixels that make a new pile state. Less than a share of a
+        card's area is no new card either: fingertips left over the pile, a light's glint."""
+        cfg = self.config
+        return max(self._change_px * (1 + cfg.exposure_caution * exposure_step),
+                   cfg.least_card_share * ASPECT * self.region.card_size ** 2)
 
     def _card_side(self) -> float | None:
         """The cards' short side (frame pixels) as the last sure readings outlined it: the
@@ -444,6 +527,16 @@ def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | No
     if quad is None:
         return None
     return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(-1, 2))
+
+
+def _same_place(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two outlines (frame pixels) mostly overlap: the same card, read twice."""
+    if a is None or b is None:
+        return False
+    qa, qb = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    union = cv2.contourArea(qa) + cv2.contourArea(qb) - inter
+    return union > 0 and inter / union >= 0.5
 
 
 def _roi(box: Box) -> tuple[slice, slice]:
