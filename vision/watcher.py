@@ -349,11 +349,13 @@ class PileWatcher:
                 return [self._take_back(self._merge(n), t, frame_index)]
         if self._early is not None:
             # the card reported while the hand was leaving: take it into the pile image, or
-            # report what lies on it now if that is another card (one came in quick succession)
+            # report what lies on it now if that is surely another card (one came in quick
+            # succession; an unsure reading of the whole change is the same card misread)
             early, self._early = self._early, None
             reading = self._read(frame, interior, (x0, y0))
             self._disturbed = False
-            seen_again = reading.card in (None, early.card) or _same_place(reading.quad, early.quad)
+            seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
+                          or _same_place(reading.quad, early.quad))
             event = self._land(self._merge(n), interior, (x0, y0), early if seen_again else reading, t, frame_index)
             return [] if seen_again else [event]
         first = t if self._deferred is None else self._deferred[0]
