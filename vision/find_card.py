@@ -272,7 +272,8 @@ def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float)
     return out
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex outlines."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     ua = cv2.contourArea(a) + cv2.contourArea(b) - inter
     return float(inter / ua) if ua > 0 else 0.0
@@ -349,7 +350,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
     scored.sort(key=lambda t: -t[0])
     kept: list[tuple[float, np.ndarray]] = []
     for score, q, hull in scored:
-        if all(_iou(q, k) < 0.5 for _, k in kept):
+        if all(quad_iou(q, k) < 0.5 for _, k in kept):
             refined = _refine_corners(hull, q) if hull is not None else None
             kept.append((score, order_quad(refined) if refined is not None else q))
         if len(kept) >= max_cards:

@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
+from .find_card import quad_iou
 from .motion import (SATURATED, MotionConfig, Normaliser, View, brightness_change, change_mask, chroma_change, clean,
                      settled_change)
 from .pile_region import Box, PileRegion
@@ -119,8 +120,7 @@ class PileWatcher:
         self._covered: tuple[int, View | None] = (0, None)
         self._came_in = False  # ... and whether about as many still did at the last motion
         self._sides: list[float] = []  # short sides (frame pixels) of the cards read surely
-        self._seen: np.ndarray | None = None  # what moved at the last frame (region pixels)
-        self._clear: int | None = None  # changed pixels lying clear of it then (see _clear_of_hand)
+        self._clear: int | None = None  # changed pixels lying clear of the last motion (see _clear_of_hand)
         self._early: Reading | None = None  # a card reported while the hand was still leaving
         self._tried: View | None = None  # the pile image when that was last tried
 
@@ -168,14 +168,13 @@ class PileWatcher:
         # auto-exposure still catching up with a light switch counts as motion: compare once
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
-        if not exposure_moving:
-            self._follow_hand(motion, n, self._prev, roi, box)
+        seen = None if exposure_moving else self._follow_hand(motion, n, self._prev, roi, box)
         self._prev = n
         if moving > self._motion_px or exposure_moving:
             self._disturbed = True
             self._quiet_frames = 0
             self._t_motion = t
-            return [] if exposure_moving else self._clear_of_hand(frame_index, t, frame, n, roi)
+            return [] if seen is None else self._clear_of_hand(frame_index, t, frame, n, roi, seen)
         self._quiet_frames += 1
         if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
             # nothing moved since: no hand holds or hovers there after all (what lies beside
@@ -187,22 +186,23 @@ class PileWatcher:
             return []
         return self._settled(frame_index, t, frame, n)
 
-    def _follow_hand(self, motion: np.ndarray, n: View, prev: View, roi: tuple[slice, slice], box: Box) -> None:
+    def _follow_hand(self, motion: np.ndarray, n: View, prev: View, roi: tuple[slice, slice],
+                     box: Box) -> np.ndarray:
         """Note whether the last thing that moved (in the region `box`) crossed its edge or
         went away from the pile. A hand that leaves does as it last moves; one that stops
         inside the region (hovering, or still holding its card) last moved inwards.
         Brightness and colour see hands that the ratio view barely does, so they also tell
         when such a hand leaves a landing waiting. It also notes whether what came in since
-        the pile image was taken is all still there (see _settled: a change read as no card)."""
+        the pile image was taken is all still there (see _settled: a change read as no card).
+        Returns what moved (region pixels)."""
         mc = self.config.motion
         cur, before = n.small[roi], prev.small[roi]
         seen = clean(cv2.bitwise_or(brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
                                     chroma_change(cur, before, mc.chroma_threshold)), 3)
         seen = cv2.bitwise_or(motion, seen)
-        self._seen = seen
         count = cv2.countNonZero(seen)
         if count <= self._motion_px:
-            return
+            return seen
         left = _on_border(seen)
         if count > 4 * self._motion_px:
             # Moving away from the pile counts too: a hand whose colour and brightness match
@@ -215,7 +215,7 @@ class PileWatcher:
                 left |= np.linalg.norm(at - centre) > np.linalg.norm(self._moved_at - centre) + AWAY_PX
             self._moved_at = at
         elif not left:
-            return
+            return seen
         # Whether as much of the region differs from the pile image as at any time since it
         # was taken: what came in has not gone (an arm at rest; or a card's print that a hand
         # uncovered as it left, so this only tells about changes read as no card).
@@ -227,9 +227,10 @@ class PileWatcher:
         if left and not self._left_by_edge and self._deferred is not None:
             self._disturbed = True  # the hand was seen leaving: judge the waiting landing again
         self._left_by_edge = left
+        return seen
 
     def _clear_of_hand(self, frame_index: int, t: float, frame: np.ndarray, n: View,
-                       roi: tuple[slice, slice]) -> list[Event]:
+                       roi: tuple[slice, slice], seen: np.ndarray) -> list[Event]:
         """While a hand is still leaving: a still change of a card's size that lies clear of
         all motion, and away from the region's edge, for two frames running, is the card the
         hand left. Report it at once if it reads surely: an arm leaves the region long after
@@ -237,12 +238,11 @@ class PileWatcher:
         the whole frame is watched until a card lands. Anything else (a take-back, a card
         just like the one below, an unsure reading) waits for all to be still."""
         assert self._pile is not None and self._norm is not None
-        seen = self._seen
-        if (seen is None or seen.shape != n.small[roi].shape[:2] or not self._left_by_edge or self._came_in
-                or self._deferred is not None or self._early is not None or self._tried is self._pile.image):
+        if (not self._left_by_edge or self._came_in or self._deferred is not None or self._early is not None
+                or self._tried is self._pile.image or self.region.card_size == 0 and not self.region.is_whole_frame()):
             self._clear = None
             return []
-        cfg, mc = self.config, self.config.motion
+        mc = self.config.motion
         changed = self._changed(n, self._pile.image, roi)
         reach = 2 * int(2 * mc.norm_sigma) + 1  # the ratio view spreads a change about two blur widths
         near = cv2.dilate(seen, np.ones((reach, reach), np.uint8))
@@ -251,7 +251,7 @@ class PileWatcher:
         outlines, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = np.zeros_like(changed)
         cv2.drawContours(filled, outlines, -1, 255, -1)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
         keep = stats[:, 4] >= self._part_px
         keep[0] = False
         keep[np.unique(labels[near > 0])] = False
@@ -259,17 +259,14 @@ class PileWatcher:
         still = keep[labels]
         area = int(np.count_nonzero(still & (changed > 0)))
         previous, self._clear = self._clear, None
-        if area < self._least() or self.region.card_size == 0 and not self.region.is_whole_frame():
+        if area < self._least():
             return []
         if previous is None or abs(area - previous) > 0.05 * area:
             self._clear = area  # look again at the next frame: it must lie still
             return []
         interior = cv2.bitwise_and(changed, still.astype(np.uint8) * 255)
-        if self._history:
-            before = self._history[-1]
-            back = cv2.countNonZero(cv2.bitwise_and(self._changed(n, before.image, roi), interior))
-            if back < max(self._change_px, cfg.removal_ratio * area):
-                return []  # a take-back, or a card just like the one below: judge it once all is still
+        if self._as_before(n, roi, area, interior):
+            return []  # a take-back, or a card just like the one below: judge it once all is still
         x0, y0 = roi[1].start, roi[0].start
         self._tried = self._pile.image  # one read per pile state: reads are slow, hands quick
         reading = self._read(frame, interior, (x0, y0))
@@ -340,13 +337,9 @@ class PileWatcher:
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
             self._deferred, self._report_now, self._early = None, False, None
             return []
-        if self._history:
-            before = self._history[-1]
-            back = cv2.countNonZero(self._changed(n, before.image, roi))
-            log.debug("frame %d: %d pixels differ from the pile before the last landing", frame_index, back)
-            if back < max(self._change_px, cfg.removal_ratio * area):
-                self._disturbed = False
-                return [self._take_back(self._merge(n), t, frame_index)]
+        if self._as_before(n, roi, area):
+            self._disturbed = False
+            return [self._take_back(self._merge(n), t, frame_index)]
         if self._early is not None:
             # the card reported while the hand was leaving: take it into the pile image, or
             # report what lies on it now if that is surely another card (one came in quick
@@ -373,6 +366,16 @@ class PileWatcher:
             return self._defer(first, t)
         self._disturbed = False
         return [self._land(self._merge(n), interior, (x0, y0), reading, t, frame_index)]
+
+    def _as_before(self, n: View, roi: tuple[slice, slice], area: int, within: np.ndarray | None = None) -> bool:
+        """Whether `n` looks as the pile did before the last landing (in `within`, if given),
+        for a change of `area` pixels: the top card was taken back."""
+        if not self._history:
+            return False
+        back = self._changed(n, self._history[-1].image, roi)
+        count = cv2.countNonZero(back if within is None else cv2.bitwise_and(back, within))
+        log.debug("%d pixels differ from the pile before the last landing", count)
+        return count < max(self._change_px, self.config.removal_ratio * area)
 
     def _take_back(self, image: View, t: float, frame_index: int) -> Event:
         """The top card was taken back: the pile before it, as `image` now shows it."""
@@ -535,10 +538,7 @@ def _same_place(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     """Whether two outlines (frame pixels) mostly overlap: the same card, read twice."""
     if a is None or b is None:
         return False
-    qa, qb = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(qa, qb)
-    union = cv2.contourArea(qa) + cv2.contourArea(qb) - inter
-    return union > 0 and inter / union >= 0.5
+    return quad_iou(np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)) >= 0.5
 
 
 def _roi(box: Box) -> tuple[slice, slice]:
