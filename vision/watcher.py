@@ -168,13 +168,13 @@ class PileWatcher:
         # auto-exposure still catching up with a light switch counts as motion: compare once
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
-        seen = None if exposure_moving else self._follow_hand(motion, n, self._prev, roi, box)
+        seen = self._follow_hand(motion, n, self._prev, roi, box, exposure_moving)
         self._prev = n
         if moving > self._motion_px or exposure_moving:
             self._disturbed = True
             self._quiet_frames = 0
             self._t_motion = t
-            return [] if seen is None else self._clear_of_hand(frame_index, t, frame, n, roi, seen)
+            return [] if exposure_moving else self._clear_of_hand(frame_index, t, frame, n, roi, seen)
         self._quiet_frames += 1
         if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
             # nothing moved since: no hand holds or hovers there after all (what lies beside
@@ -187,19 +187,23 @@ class PileWatcher:
         return self._settled(frame_index, t, frame, n)
 
     def _follow_hand(self, motion: np.ndarray, n: View, prev: View, roi: tuple[slice, slice],
-                     box: Box) -> np.ndarray:
+                     box: Box, exposure_moving: bool) -> np.ndarray:
         """Note whether the last thing that moved (in the region `box`) crossed its edge or
         went away from the pile. A hand that leaves does as it last moves; one that stops
         inside the region (hovering, or still holding its card) last moved inwards.
         Brightness and colour see hands that the ratio view barely does, so they also tell
-        when such a hand leaves a landing waiting. It also notes whether what came in since
+        when such a hand leaves a landing waiting; while the exposure moves they change all
+        over, and the ratio view, which it leaves alone, follows the hand by itself (a hand
+        that leaves as a lamp comes on must not leave its card waiting as if still there). It also notes whether what came in since
         the pile image was taken is all still there (see _settled: a change read as no card).
         Returns what moved (region pixels)."""
         mc = self.config.motion
-        cur, before = n.small[roi], prev.small[roi]
-        seen = clean(cv2.bitwise_or(brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
-                                    chroma_change(cur, before, mc.chroma_threshold)), 3)
-        seen = cv2.bitwise_or(motion, seen)
+        seen = motion
+        if not exposure_moving:  # while the exposure moves, only the ratio view sees hands
+            cur, before = n.small[roi], prev.small[roi]
+            seen = cv2.bitwise_or(seen, clean(cv2.bitwise_or(
+                brightness_change(cur, before, mc.brightness_threshold, mc.dark_offset),
+                chroma_change(cur, before, mc.chroma_threshold)), 3))
         count = cv2.countNonZero(seen)
         if count <= self._motion_px:
             return seen
