@@ -231,14 +231,18 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired=True))
     k21 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
     masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k21), FIELD))
-    # 6.-8. the field of one ink: a hand or a wooden table is saturated too and merges with
-    # the field in 4./5.; their hues are reds, so the yellow, green and blue fields part from them
+    # 6.-9. the field of one ink: a hand, a wooden table or a card beside it is saturated too
+    # and merges with the field in 4./5.; one ink alone parts from them (a red field from
+    # a blue card it lies on, a yellow one from the hand; find_cards asks a white rim of it)
     hue = hsv[:, :, 0]
-    for lo, hi, name in HUE_EDGES:
-        if name in ("yellow", "green", "blue"):
-            band = cv2.bitwise_and(sat, ((hue >= lo) & (hue < hi)).astype(np.uint8) * 255)
-            masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired=True))
-    # 9. the black field of a wild, on a table lighter than it (a white card on a light
+    for name in ("red", "yellow", "green", "blue"):
+        in_band = np.zeros(hue.shape, bool)
+        for lo, hi, ink in HUE_EDGES:
+            if ink == name:
+                in_band |= (hue >= lo) & (hue < hi)
+        band = cv2.bitwise_and(sat, in_band.astype(np.uint8) * 255)
+        masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired=True))
+    # 10. the black field of a wild, on a table lighter than it (a white card on a light
     # table shows no border to follow)
     if float(np.median(v)) > 110:
         dark = (v < 70).astype(np.uint8) * 255
