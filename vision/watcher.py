@@ -194,9 +194,9 @@ class PileWatcher:
         Brightness and colour see hands that the ratio view barely does, so they also tell
         when such a hand leaves a landing waiting; while the exposure moves they change all
         over, and the ratio view, which it leaves alone, follows the hand by itself (a hand
-        that leaves as a lamp comes on must not leave its card waiting as if still there). It also notes whether what came in since
-        the pile image was taken is all still there (see _settled: a change read as no card).
-        Returns what moved (region pixels)."""
+        that leaves as a lamp comes on must not leave its card waiting as if still there).
+        It also notes whether what came in since the pile image was taken is all still there
+        (see _settled: a change read as no card). Returns what moved (region pixels)."""
         mc = self.config.motion
         seen = motion
         if not exposure_moving:  # while the exposure moves, only the ratio view sees hands

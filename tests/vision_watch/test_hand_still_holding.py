@@ -17,14 +17,18 @@ CARD = (130, 80, 190, 170)   # x0, y0, x1, y1 of the card once it lies on the pi
 
 
 class BrightCardReader:
-    """Outlines and reads the bright card (a real recogniser is not the point here)."""
+    """Outlines and reads the bright card (a real recogniser is not the point here): its
+    border's pixels are all at least `white`, and the card as a whole brighter than `mean`."""
+
+    def __init__(self, white: int = 200, mean: float = 180) -> None:
+        self.white, self.mean = white, mean
 
     def find_cards(self, crop: np.ndarray) -> list[np.ndarray]:
-        pts = cv2.findNonZero((crop.min(axis=2) >= 200).astype(np.uint8))
+        pts = cv2.findNonZero((crop.min(axis=2) >= self.white).astype(np.uint8))
         return [] if pts is None else [cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float32)]
 
     def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
-        return ("red-6", 0.9) if warped.mean() > 180 else (None, 0.0)
+        return ("red-6", 0.9) if warped.mean() > self.mean else (None, 0.0)
 
 
 _RNG = np.random.default_rng(1)
