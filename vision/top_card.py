@@ -7,7 +7,10 @@ finder often misses a card lying on other cards). The outlines vote with their c
 weighted by how well they match the changed area: an odd outline (part of the card, or two
 cards) can read surely as another card, while the card's own outlines agree with each other
 and match the change best. Outlines far smaller than the change (the card's oval, outlined
-several times over) do not vote at all.
+several times over) do not vote at all. The reading gives the winner's surest confidence, on
+the biggest outline that read it about as surely: the card's oval can read as surely as the
+card, and must not pass for the card (the watcher learns the cards' size from it, and
+whether a hand lies beside it).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
 CHANGE_SHARE = 0.25  # an outline smaller than this share of the changed area is not the new card
+AS_SURE = 0.05  # readings this close to the surest are about as sure
 
 
 @dataclass(frozen=True)
@@ -58,13 +62,17 @@ def _overlap(quad: np.ndarray, changed: np.ndarray, changed_area: int) -> float:
     return inter / union if union else 0.0
 
 
+def _area(quad: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
+
+
 def _explaining(quads: list[np.ndarray], changed_area: int) -> list[np.ndarray]:
     """The outlines big enough to be the card that made the change. An outline far smaller
     than the change is part of a card (its oval or symbol, which the finder also outlines, and
     which then sets the size of the fitted outlines too): several of those can outvote the
     card itself. When no outline is that big, all of them stay."""
     floor = CHANGE_SHARE * changed_area
-    big = [q for q in quads if cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) >= floor]
+    big = [q for q in quads if _area(q) >= floor]
     return big or quads
 
 
@@ -116,7 +124,7 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     offset = np.array([x0, y0], np.float32)
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}
-    best: dict[str, Reading] = {}
+    readings: dict[str, list[tuple[float, np.ndarray]]] = {}
     for quad in candidates:
         card, confidence = recogniser.classify_card(warp_card(crop, quad))
         if card is None:
@@ -125,8 +133,12 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         # it best; its oval's (a third of it) and one around older cards too (their print
         # reads surely as an older card) match it less
         votes[card] = votes.get(card, 0.0) + float(confidence) * _overlap(quad, changed, changed_area)
-        if card not in best or confidence > best[card].confidence:
-            best[card] = Reading(card, float(confidence), quad + offset)
+        readings.setdefault(card, []).append((float(confidence), quad))
     if not votes:
         return Reading(None, 0.0, candidates[0] + offset if candidates else None)
-    return best[max(votes, key=lambda c: votes[c])]
+    card = max(votes, key=lambda c: votes[c])
+    # its surest reading, on the biggest outline that read it about as surely: the card's
+    # oval reads as surely as the card, and must not pass for the card's size
+    surest = max(c for c, _ in readings[card])
+    quad = max((q for c, q in readings[card] if c >= surest - AS_SURE), key=_area)
+    return Reading(card, surest, quad + offset)

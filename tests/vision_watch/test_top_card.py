@@ -188,3 +188,16 @@ def test_outlines_of_the_card_size_read_before_are_tried() -> None:
     got = read_top_card(RimReader([], []), frame, (0, 0, 400, 300), changed, card_side=120.0)
     assert got.card == "red-6"
     assert np.abs(got.quad - _rect(150, 67, 270, 253)).max() <= 2
+
+
+def test_the_card_s_outline_is_given_when_its_oval_reads_as_surely() -> None:
+    # the oval (inside the card's print) reads the card a shade more surely than the card's
+    # own outline: the reading names the card, with the card's outline (the pile's card
+    # size, and whether a hand lies beside the card, are judged on it)
+    frame, changed, card, _ = _card_with_oval(60)
+    oval = np.array([[155, 90], [245, 90], [245, 210], [155, 210]], np.float32)   # half the card
+    # the card's outline holds all of the change, so it is read first
+    reader = ScriptedReader([oval, card], [("red-6", 0.98), ("red-6", 1.0)])
+    got = read_top_card(reader, frame, (0, 0, 400, 300), changed)
+    assert (got.card, got.confidence) == ("red-6", 1.0)
+    assert np.allclose(got.quad, card)
