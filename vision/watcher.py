@@ -65,6 +65,7 @@ AWAY_PX = 2.0  # a big motion whose middle moved this much further from the regi
 EARLY_CONFIDENCE = 0.9  # a card read this surely is reported while the hand is still leaving
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
+OWN_SHARE = 0.5  # the least share of a change without its halo that is still the card (see _without_halo)
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ class PileWatcher:
             return []  # a take-back, or a card just like the one below: judge it once all is still
         x0, y0 = roi[1].start, roi[0].start
         self._tried = self._pile.image  # one read per pile state: reads are slow, hands quick
-        reading = self._read(frame, interior, (x0, y0))
+        reading = self._read(frame, n, roi, interior)
         if reading.confidence < EARLY_CONFIDENCE or self._beside_card(interior, reading, (x0, y0)):
             return []  # judge it once all is still
         # Report it now; the pile image takes it in once all is still (part of the card may
@@ -349,7 +350,7 @@ class PileWatcher:
             # report what lies on it now if that is surely another card (one came in quick
             # succession; an unsure reading of the whole change is the same card misread)
             early, self._early = self._early, None
-            reading = self._read(frame, interior, (x0, y0))
+            reading = self._read(frame, n, roi, interior)
             self._disturbed = False
             seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
                           or _same_place(reading.quad, early.quad))
@@ -361,7 +362,7 @@ class PileWatcher:
             # what moved last has not been seen leaving: a hand hovering over the pile or
             # holding its card still, its arm unseen. Look again once something has moved.
             return self._defer(first, t)
-        reading = self._read(frame, interior, (x0, y0))
+        reading = self._read(frame, n, roi, interior)
         if waiting and ((reading.card is None and self._came_in) or self._beside_card(interior, reading, (x0, y0))):
             # A hand holding the card still above the pile, its sleeve the table's colour (so
             # nothing reaches the edge); or no card at all, and the last motion took none of
@@ -456,18 +457,40 @@ class PileWatcher:
         hand = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
         sw, sh = self.region.width, self.region.height
         inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < sw, roi[0].stop < sh)
-        own = None
-        if halo_ok and not all(inner):
-            lit = cv2.convertScaleAbs(old, alpha=_exposure_gain(cur, old))
-            own = cv2.bitwise_or(hand, clean(brightness_change(cur, lit, mc.brightness_threshold, mc.dark_offset), 3))
+        own = self._own_change(n, ref, roi, hand) if halo_ok and not all(inner) else None
         return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px, inner, own,
                              int(2 * mc.norm_sigma) + 2)
                 | _edge_pieces(hand, hand, self._change_px))
 
+    def _own_change(self, n: View, ref: View, roi: tuple[slice, slice],
+                    colour: np.ndarray | None = None) -> np.ndarray:
+        """The pixels of `roi` that changed colour or brightness themselves since `ref`
+        (brought to the frame's exposure first): unlike the ratio view, no halo around what
+        changed. `colour` is their colour change, when the caller has it already."""
+        mc = self.config.motion
+        cur, old = n.small[roi], ref.small[roi]
+        if colour is None:
+            colour = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
+        lit = cv2.convertScaleAbs(old, alpha=_exposure_gain(cur, old))
+        return cv2.bitwise_or(colour, clean(brightness_change(cur, lit, mc.brightness_threshold, mc.dark_offset), 3))
+
+    def _without_halo(self, n: View, roi: tuple[slice, slice], interior: np.ndarray) -> np.ndarray:
+        """The change `interior` (of `roi`) without the ratio view's halo: its pixels that
+        changed of themselves. The blur that cancels lighting spreads a change about two blur
+        widths around a card (most of all a light card on a dark table): outlines fitted to
+        that halo are too big, and they read as guesses that, several of them, outvoted a sure
+        reading of the card itself. Only where the card is much like the table, so that little
+        of it changes of itself, does the whole change stay."""
+        assert self._pile is not None
+        own = cv2.dilate(self._own_change(n, self._pile.image, roi), np.ones((3, 3), np.uint8))
+        core = cv2.bitwise_and(interior, own)
+        return core if cv2.countNonZero(core) >= OWN_SHARE * cv2.countNonZero(interior) else interior
+
     def _beside_card(self, interior: np.ndarray, reading: Reading, origin: tuple[int, int]) -> bool:
         """Whether much of the change lies well away from the card that was read: the hand
         that still holds it. Only a whole card's outline tells: an outline of one end's field
-        or of the oval leaves the rest of the card beyond it."""
+        or of the oval leaves the rest of the card beyond it. It judges the change halo and
+        all: of a flat hand, the ratio view shows little more than its outline's halo."""
         if reading.quad is None:
             return False
         assert self._norm is not None
@@ -512,10 +535,12 @@ class PileWatcher:
         ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
         return ref
 
-    def _read(self, frame: np.ndarray, interior: np.ndarray, origin: tuple[int, int]) -> Reading:
-        """Crop around the changed pixels (plus a margin) at full resolution and read the top card."""
+    def _read(self, frame: np.ndarray, n: View, roi: tuple[slice, slice], interior: np.ndarray) -> Reading:
+        """Crop around the changed pixels `interior` of `roi` (plus a margin) at full
+        resolution and read the top card there, from the change without its halo."""
         assert self._norm is not None
         s = self._norm.scale
+        origin = roi[1].start, roi[0].start
         pts = cv2.findNonZero(interior)
         bx, by, bw, bh = cv2.boundingRect(pts)
         pad = int(0.25 * max(bw, bh)) + 2
@@ -525,7 +550,7 @@ class PileWatcher:
         fh, fw = frame.shape[:2]
         box = (int(sx0 / s), int(sy0 / s), min(fw, int(sx1 / s)), min(fh, int(sy1 / s)))
         small = np.zeros((sh, sw), np.uint8)
-        small[origin[1]:origin[1] + interior.shape[0], origin[0]:origin[0] + interior.shape[1]] = interior
+        small[roi] = self._without_halo(n, roi, interior)
         crop = small[sy0:sy1, sx0:sx1]
         changed = cv2.resize(cv2.dilate(crop, np.ones((3, 3), np.uint8)), (box[2] - box[0], box[3] - box[1]),
                              interpolation=cv2.INTER_NEAREST)
