@@ -48,10 +48,11 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
         timings[label] = (time.perf_counter() - t0, events)
     bare, events = timings["without reading"]
     full, _ = timings["with reading"]
+    # too few frames for a card to land: there is no cost per card to tell
+    per_card = f"{(full - bare) / events * 1000:.0f} ms per card read" if events else "no card landed"
     print(f"{size[0]}x{size[1]} [{n_frames} frames, 1 thread]: baseline cvtColor+resize {_fps(n_frames, base):.0f} fps; "
           f"watcher {_fps(n_frames, bare):.0f} fps without reading ({bare / base:.1f}x baseline time), "
-          f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards "
-          f"({(full - bare) / max(1, events) * 1000:.0f} ms per card read)")
+          f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({per_card})")
 
 
 def memory(minutes: float, recogniser: Recogniser) -> None:
