@@ -26,6 +26,12 @@ class MotionConfig:
     chroma_threshold: float = 0.045  # change of a pixel's colour share (see chroma_change) that counts
     brightness_threshold: float = 0.1  # change of a pixel's brightness, relative to it, that counts as motion
 
+    @property
+    def halo_px(self) -> int:
+        """How far (small-image pixels) the ratio view spreads a change around it: about two
+        blur widths."""
+        return int(2 * self.norm_sigma)
+
 
 class Normaliser:
     def __init__(self, frame_size: tuple[int, int], config: MotionConfig = MotionConfig()):

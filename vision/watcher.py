@@ -249,7 +249,8 @@ class PileWatcher:
             return []
         mc = self.config.motion
         changed = self._changed(n, self._pile.image, roi)
-        reach = 2 * int(2 * mc.norm_sigma) + 1  # the ratio view spreads a change about two blur widths
+        # what lies within the ratio view's halo of the motion is not clear of it
+        reach = 2 * mc.halo_px + 1
         near = cv2.dilate(seen, np.ones((reach, reach), np.uint8))
         # a card changes along its outline and in its print, not across its plain parts:
         # what an outline encloses goes with it, so that a card lies clear of the hand whole
@@ -459,7 +460,7 @@ class PileWatcher:
         inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < sw, roi[0].stop < sh)
         own = self._own_change(n, ref, roi, hand) if halo_ok and not all(inner) else None
         return (_edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * self._part_px, inner, own,
-                             int(2 * mc.norm_sigma) + 2)
+                             mc.halo_px + 2)
                 | _edge_pieces(hand, hand, self._change_px))
 
     def _own_change(self, n: View, ref: View, roi: tuple[slice, slice],
