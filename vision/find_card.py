@@ -226,7 +226,9 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     masks.append(_Mask(cv2.morphologyEx(otsu, cv2.MORPH_OPEN, k3), CARD))
     # 4./5. the saturated printed field. On clone decks the white oval cuts it in two
     # halves, so a wide closing joins them (two scales: small and large cards).
-    sat = ((s > 100) & (v > 60)).astype(np.uint8) * 255
+    # (a dim photo prints its fields darker: the floor follows the paper's brightness)
+    v_floor = min(60.0, 0.35 * float(np.percentile(v[::4, ::4], 95)))
+    sat = ((s > 100) & (v > v_floor)).astype(np.uint8) * 255
     k7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired=True))
     k21 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
