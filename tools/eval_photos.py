@@ -44,7 +44,10 @@ class Photo:
 
 
 def load_photos(root: pathlib.Path) -> list[Photo]:
-    rows = list(csv.DictReader(open(root / "labels.csv", newline="")))
+    if not (root / "labels.csv").is_file():
+        raise SystemExit(f"no labels.csv in {root}: pass the photo folder with --photos DIR")
+    with open(root / "labels.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
     out = []
     for r in rows:
         img = cv2.imread(str(root / r["file"]), cv2.IMREAD_COLOR)
