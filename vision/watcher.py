@@ -15,12 +15,13 @@ settled image is compared with the last accepted pile image:
 * otherwise a card landed: the recogniser reads the new top card (`landed`, card None when
   it cannot tell), unless much of the change lies well beside the whole card read: a hand
   still holds it (its sleeve may match the table, so nothing reaches the edge), and the
-  landing waits until something moves (or until nothing has for `defer_still_s`). It waits
-  the same way while the last thing that moved did so inside the region, neither crossing
-  its edge nor going away from the pile: a hand that hovers over the pile, or still holds
-  its card, and shows too little of itself for the other tests; and when the change reads
-  as no card and the last motion took none of it away: an empty hand at rest whose arm
-  hardly shows. A card identical to the one below still changes the pile image, since it
+  landing waits until something moves (or until nothing has for `defer_still_s`); if the
+  next card then comes onto it while it still lies as it did, it was no hand after all, and
+  both are reported. It waits the same way while the last thing that moved did so inside
+  the region, neither crossing its edge nor going away from the pile: a hand that hovers
+  over the pile, or still holds its card, and shows too little of itself for the other
+  tests; and when the change reads as no card and the last motion took none of it away:
+  an empty hand at rest whose arm hardly shows. A card identical to the one below still changes the pile image, since it
   lies at another angle or offset.
 
 A card read surely that lies still and clear of a hand that is still leaving is reported
@@ -66,6 +67,8 @@ EARLY_CONFIDENCE = 0.9  # a card read this surely is reported while the hand is 
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
 OWN_SHARE = 0.5  # the least share of a change without its halo that is still the card (see _without_halo)
+STILL_SHOWS = 0.25  # a card put off still lies as it did if this share of it shows (see _still_there)
+STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,16 @@ class WatcherConfig:
     beside_share: float = 0.2  # change beside the card read, this share of its area, is a hand,
     defer_still_s: float = 1.0  # ... unless nothing moves for this long,
     defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
+
+
+@dataclass(frozen=True)
+class _PutOff:
+    """A landing put off while a hand seemed to hold its card: the pile then, the change
+    (roi pixels from `origin`) and what it read as."""
+    image: View
+    interior: np.ndarray
+    origin: tuple[int, int]
+    reading: Reading
 
 
 @dataclass
@@ -114,6 +127,7 @@ class PileWatcher:
         self._edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
         # a landing put off while a hand may still be there: (first put off, last put off)
         self._deferred: tuple[float, float] | None = None
+        self._put_off: _PutOff | None = None  # ... and the card read then, if it was read
         self._report_now = False  # ... and nothing has moved since: report it at once
         self._left_by_edge = True  # the last motion reached the region's edge or went away from the pile
         self._moved_at: np.ndarray | None = None  # where it was (working-size pixels)
@@ -341,7 +355,7 @@ class PileWatcher:
         step = _exposure_step(n.small[roi], ref.small[roi])
         if area < self._least(step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
-            self._deferred, self._report_now, self._early = None, False, None
+            self._deferred, self._put_off, self._report_now, self._early = None, None, False, None
             return []
         if self._as_before(n, roi, area):
             self._disturbed = False
@@ -364,12 +378,20 @@ class PileWatcher:
             # holding its card still, its arm unseen. Look again once something has moved.
             return self._defer(first, t)
         reading = self._read(frame, n, roi, interior)
+        put_off = self._put_off
+        if put_off is not None and self._still_there(put_off, n, reading):
+            # The card put off lay at rest after all (what lay beside it was no hand), and the
+            # next card came onto it before anything showed that: report it as it lay then,
+            # and look again at what has come since.
+            event = self._land(self._merge(put_off.image), put_off.interior, put_off.origin, put_off.reading,
+                               t, frame_index)
+            return [event] + self._settled(frame_index, t, frame, n)
         if waiting and ((reading.card is None and self._came_in) or self._beside_card(interior, reading, (x0, y0))):
             # A hand holding the card still above the pile, its sleeve the table's colour (so
             # nothing reaches the edge); or no card at all, and the last motion took none of
             # the change away: an empty hand at rest whose arm hardly shows. Look again once
             # something has moved. (An unread card that a hand left is reported at once.)
-            return self._defer(first, t)
+            return self._defer(first, t, _PutOff(n, interior, (x0, y0), reading))
         self._disturbed = False
         return [self._land(self._merge(n), interior, (x0, y0), reading, t, frame_index)]
 
@@ -388,7 +410,7 @@ class PileWatcher:
         assert self._pile is not None
         removed, before = self._pile.top, self._history.pop()
         self._pile = _PileState(image, before.top)
-        self._deferred, self._report_now = None, False
+        self._deferred, self._put_off, self._report_now = None, None, False
         return Event("removed", removed.card if removed else None, removed.confidence if removed else 0.0,
                      t, frame_index, _quad_tuple(removed.quad) if removed else None)
 
@@ -396,7 +418,7 @@ class PileWatcher:
               t: float, frame_index: int) -> Event:
         """A card landed where `interior` (region pixels from `origin`) changed: `image` is the new pile."""
         assert self._norm is not None
-        self._deferred, self._report_now = None, False
+        self._deferred, self._put_off, self._report_now = None, None, False
         self._history.append(self._pile)
         del self._history[:-self.config.history]
         self._pile = _PileState(image, reading)
@@ -428,11 +450,34 @@ class PileWatcher:
         shadow that went with the hand) and the finder outlines nothing."""
         return float(np.median(self._sides)) if self._sides else None
 
-    def _defer(self, first: float, t: float) -> list[Event]:
+    def _defer(self, first: float, t: float, put_off: _PutOff | None = None) -> list[Event]:
         """Put the landing off until something moves (see feed for when it is forced)."""
         self._deferred = (first, t)
+        if put_off is not None:
+            self._put_off = put_off
         self._disturbed = False
         return []
+
+    def _still_there(self, put_off: _PutOff, n: View, reading: Reading) -> bool:
+        """Whether the card read when the landing was put off still lies as it did then,
+        where the card now read does not cover it. A card that a hand held and then dropped
+        has moved, or lies where it was held (the same card, read in the same place)."""
+        assert self._norm is not None
+        if put_off.reading.quad is None or _same_place(put_off.reading.quad, reading.quad):
+            return False
+        h, w = n.ratio.shape[:2]
+        was = _fill(put_off.reading.quad, self._norm.scale, (h, w))
+        if reading.quad is not None:  # (outlines fit to a pixel or two)
+            covered = cv2.dilate(_fill(reading.quad, self._norm.scale, (h, w)), np.ones((5, 5), np.uint8))
+            was_shown = cv2.bitwise_and(was, cv2.bitwise_not(covered))
+        else:
+            was_shown = was
+        seen = cv2.countNonZero(was_shown)
+        if seen < STILL_SHOWS * cv2.countNonZero(was):
+            return False
+        # what changed of itself: the ratio view's halo around the new card is no change there
+        moved = cv2.bitwise_and(self._own_change(n, put_off.image, (slice(0, h), slice(0, w))), was_shown)
+        return cv2.countNonZero(moved) <= STILL_MOVED * seen
 
     def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: tuple[slice, slice], halo_ok: bool = False) -> np.ndarray:
         """Mask of the changed pieces that reach the edge of `roi`: an arm lying across it.
@@ -569,6 +614,13 @@ def _same_place(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     if a is None or b is None:
         return False
     return quad_iou(np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)) >= 0.5
+
+
+def _fill(quad: Any, scale: float, shape: tuple[int, int]) -> np.ndarray:
+    """A mask (working size `shape`) of the outline `quad` (frame pixels)."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(quad, np.float32).reshape(-1, 2) * scale).astype(np.int32)], 255)
+    return mask
 
 
 def _roi(box: Box) -> tuple[slice, slice]:
