@@ -67,8 +67,9 @@ EARLY_CONFIDENCE = 0.9  # a card read this surely is reported while the hand is 
 SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
 OWN_SHARE = 0.5  # the least share of a change without its halo that is still the card (see _without_halo)
-STILL_SHOWS = 0.25  # a card put off still lies as it did if this share of it shows (see _still_there)
-STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since
+NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share of it changed since
+STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
+STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
 
 
 @dataclass(frozen=True)
@@ -459,25 +460,30 @@ class PileWatcher:
         return []
 
     def _still_there(self, put_off: _PutOff, n: View, reading: Reading) -> bool:
-        """Whether the card read when the landing was put off still lies as it did then,
-        where the card now read does not cover it. A card that a hand held and then dropped
-        has moved, or lies where it was held (the same card, read in the same place)."""
+        """Whether a new card, read as `reading`, came onto a landing put off while it lay at
+        rest: the card's outline changed since (the card is new there), and what had changed
+        when the landing was put off still looks as it did where the new card leaves it
+        uncovered. A hand that held its card and dropped it has moved it, and has gone; a
+        card held where it then lies has not changed since, so it is the same card."""
         assert self._norm is not None
-        if put_off.reading.quad is None or _same_place(put_off.reading.quad, reading.quad):
+        if reading.quad is None:
             return False
         h, w = n.ratio.shape[:2]
-        was = _fill(put_off.reading.quad, self._norm.scale, (h, w))
-        if reading.quad is not None:  # (outlines fit to a pixel or two)
-            covered = cv2.dilate(_fill(reading.quad, self._norm.scale, (h, w)), np.ones((5, 5), np.uint8))
-            was_shown = cv2.bitwise_and(was, cv2.bitwise_not(covered))
-        else:
-            was_shown = was
-        seen = cv2.countNonZero(was_shown)
+        whole = (slice(0, h), slice(0, w))
+        since = self._own_change(n, put_off.image, whole)  # of itself: no halo around the new card
+        card = _fill(reading.quad, self._norm.scale, (h, w))
+        if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
+            return False
+        was = np.zeros((h, w), np.uint8)
+        x0, y0 = put_off.origin
+        ih, iw = put_off.interior.shape[:2]
+        was[y0:y0 + ih, x0:x0 + iw] = put_off.interior
+        # (outlines fit to a pixel or two)
+        shows = cv2.bitwise_and(was, cv2.bitwise_not(cv2.dilate(card, np.ones((5, 5), np.uint8))))
+        seen = cv2.countNonZero(shows)
         if seen < STILL_SHOWS * cv2.countNonZero(was):
             return False
-        # what changed of itself: the ratio view's halo around the new card is no change there
-        moved = cv2.bitwise_and(self._own_change(n, put_off.image, (slice(0, h), slice(0, w))), was_shown)
-        return cv2.countNonZero(moved) <= STILL_MOVED * seen
+        return cv2.countNonZero(cv2.bitwise_and(since, shows)) <= STILL_MOVED * seen
 
     def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: tuple[slice, slice], halo_ok: bool = False) -> np.ndarray:
         """Mask of the changed pieces that reach the edge of `roi`: an arm lying across it.
