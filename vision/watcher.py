@@ -21,8 +21,8 @@ settled image is compared with the last accepted pile image:
   the region, neither crossing its edge nor going away from the pile: a hand that hovers
   over the pile, or still holds its card, and shows too little of itself for the other
   tests; and when the change reads as no card and the last motion took none of it away:
-  an empty hand at rest whose arm hardly shows. A card identical to the one below still changes the pile image, since it
-  lies at another angle or offset.
+  an empty hand at rest whose arm hardly shows. A card identical to the one below still
+  changes the pile image, since it lies at another angle or offset.
 
 A card read surely that lies still and clear of a hand that is still leaving is reported
 at once (see _clear_of_hand); the pile image takes it in when all is still.
