@@ -97,10 +97,10 @@ class WatcherConfig:
 @dataclass(frozen=True)
 class _PutOff:
     """A landing put off while a hand seemed to hold its card: the pile then, the change
-    (roi pixels from `origin`) and what it read as."""
+    (pixels of `roi`) and what it read as."""
     image: View
+    roi: tuple[slice, slice]
     interior: np.ndarray
-    origin: tuple[int, int]
     reading: Reading
 
 
@@ -288,7 +288,7 @@ class PileWatcher:
         interior = cv2.bitwise_and(changed, still.astype(np.uint8) * 255)
         if self._as_before(n, roi, area, interior):
             return []  # a take-back, or a card just like the one below: judge it once all is still
-        x0, y0 = roi[1].start, roi[0].start
+        x0, y0 = _origin(roi)
         self._tried = self._pile.image  # one read per pile state: reads are slow, hands quick
         reading = self._read(frame, n, roi, interior)
         if reading.confidence < EARLY_CONFIDENCE or self._beside_card(interior, reading, (x0, y0)):
@@ -356,7 +356,8 @@ class PileWatcher:
         step = _exposure_step(n.small[roi], ref.small[roi])
         if area < self._least(step):
             self._accept_background(n)  # a hand passed, light or shadows changed: same pile
-            self._deferred, self._put_off, self._report_now, self._early = None, None, False, None
+            self._end_deferral()
+            self._early = None
             return []
         if self._as_before(n, roi, area):
             self._disturbed = False
@@ -384,7 +385,7 @@ class PileWatcher:
             # The card put off lay at rest after all (what lay beside it was no hand), and the
             # next card came onto it before anything showed that: report it as it lay then,
             # and look again at what has come since.
-            event = self._land(self._merge(put_off.image), put_off.interior, put_off.origin, put_off.reading,
+            event = self._land(self._merge(put_off.image), put_off.interior, _origin(put_off.roi), put_off.reading,
                                t, frame_index)
             return [event] + self._settled(frame_index, t, frame, n)
         if waiting and ((reading.card is None and self._came_in) or self._beside_card(interior, reading, (x0, y0))):
@@ -392,7 +393,7 @@ class PileWatcher:
             # nothing reaches the edge); or no card at all, and the last motion took none of
             # the change away: an empty hand at rest whose arm hardly shows. Look again once
             # something has moved. (An unread card that a hand left is reported at once.)
-            return self._defer(first, t, _PutOff(n, interior, (x0, y0), reading))
+            return self._defer(first, t, _PutOff(n, roi, interior, reading))
         self._disturbed = False
         return [self._land(self._merge(n), interior, (x0, y0), reading, t, frame_index)]
 
@@ -411,7 +412,7 @@ class PileWatcher:
         assert self._pile is not None
         removed, before = self._pile.top, self._history.pop()
         self._pile = _PileState(image, before.top)
-        self._deferred, self._put_off, self._report_now = None, None, False
+        self._end_deferral()
         return Event("removed", removed.card if removed else None, removed.confidence if removed else 0.0,
                      t, frame_index, _quad_tuple(removed.quad) if removed else None)
 
@@ -419,7 +420,7 @@ class PileWatcher:
               t: float, frame_index: int) -> Event:
         """A card landed where `interior` (region pixels from `origin`) changed: `image` is the new pile."""
         assert self._norm is not None
-        self._deferred, self._put_off, self._report_now = None, None, False
+        self._end_deferral()
         self._history.append(self._pile)
         del self._history[:-self.config.history]
         self._pile = _PileState(image, reading)
@@ -430,7 +431,7 @@ class PileWatcher:
         # just brightening the print of the top card).
         area = cv2.contourArea(cv2.convexHull(pts))
         if reading.quad is not None:
-            outline = np.asarray(reading.quad, np.float32).reshape(-1, 2) * self._norm.scale
+            outline = self._small_quad(reading.quad)
             area = max(area, cv2.contourArea(outline))
         x0, y0 = origin
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
@@ -450,6 +451,14 @@ class PileWatcher:
         reader tries outlines of that size too, for when the change is no card's size (a
         shadow that went with the hand) and the finder outlines nothing."""
         return float(np.median(self._sides)) if self._sides else None
+
+    def _small_quad(self, quad: Any, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """An outline in frame pixels -> working-size pixels from `origin`."""
+        assert self._norm is not None
+        return np.asarray(quad, np.float32).reshape(-1, 2) * self._norm.scale - np.array(origin, np.float32)
+
+    def _end_deferral(self) -> None:
+        self._deferred, self._put_off, self._report_now = None, None, False
 
     def _defer(self, first: float, t: float, put_off: _PutOff | None = None) -> list[Event]:
         """Put the landing off until something moves (see feed for when it is forced)."""
@@ -471,13 +480,11 @@ class PileWatcher:
         h, w = n.ratio.shape[:2]
         whole = (slice(0, h), slice(0, w))
         since = self._own_change(n, put_off.image, whole)  # of itself: no halo around the new card
-        card = _fill(reading.quad, self._norm.scale, (h, w))
+        card = _fill(self._small_quad(reading.quad), (h, w))
         if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
             return False
         was = np.zeros((h, w), np.uint8)
-        x0, y0 = put_off.origin
-        ih, iw = put_off.interior.shape[:2]
-        was[y0:y0 + ih, x0:x0 + iw] = put_off.interior
+        was[put_off.roi] = put_off.interior
         # (outlines fit to a pixel or two)
         shows = cv2.bitwise_and(was, cv2.bitwise_not(cv2.dilate(card, np.ones((5, 5), np.uint8))))
         seen = cv2.countNonZero(shows)
@@ -546,7 +553,7 @@ class PileWatcher:
         if reading.quad is None:
             return False
         assert self._norm is not None
-        quad = np.asarray(reading.quad, np.float32) * self._norm.scale - np.array(origin, np.float32)
+        quad = self._small_quad(reading.quad, origin)
         (_, _), sides, _ = cv2.minAreaRect(quad)
         short, long = min(sides), max(sides)
         if short <= 0:
@@ -558,8 +565,7 @@ class PileWatcher:
             whole = abs(long / short / ASPECT - 1) <= 0.15
         if not whole:
             return False
-        card = np.zeros(interior.shape, np.uint8)
-        cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
+        card = _fill(quad, interior.shape[:2])
         away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > BESIDE_REACH * short
         return np.count_nonzero((interior > 0) & away) >= self.config.beside_share * short * long
 
@@ -592,7 +598,7 @@ class PileWatcher:
         resolution and read the top card there, from the change without its halo."""
         assert self._norm is not None
         s = self._norm.scale
-        origin = roi[1].start, roi[0].start
+        origin = _origin(roi)
         pts = cv2.findNonZero(interior)
         bx, by, bw, bh = cv2.boundingRect(pts)
         pad = int(0.25 * max(bw, bh)) + 2
@@ -622,11 +628,15 @@ def _same_place(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     return quad_iou(np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)) >= 0.5
 
 
-def _fill(quad: Any, scale: float, shape: tuple[int, int]) -> np.ndarray:
-    """A mask (working size `shape`) of the outline `quad` (frame pixels)."""
+def _fill(quad: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """A mask of `shape` inside the outline `quad` (in its pixels)."""
     mask = np.zeros(shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(np.asarray(quad, np.float32).reshape(-1, 2) * scale).astype(np.int32)], 255)
+    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
     return mask
+
+
+def _origin(roi: tuple[slice, slice]) -> tuple[int, int]:
+    return roi[1].start, roi[0].start
 
 
 def _roi(box: Box) -> tuple[slice, slice]:

@@ -36,6 +36,7 @@ def _asked(monkeypatch: pytest.MonkeyPatch, table_level: int) -> list[tuple[np.n
     frames = [_frame(False, table_level)] * 10 + [with_arm(_frame(True, table_level))] * 2 + [_frame(True, table_level)] * 18
     events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
     assert [(e.event, e.card) for e in events] == [("landed", "red-6")]
+    assert asked  # the card was read: the checks on what the reader was asked do run
     return asked
 
 
