@@ -8,6 +8,7 @@ name of an enrolled profile. Low confidence, card backs, bare tables and foreign
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
-from .find_card import find_cards, warp_card
+from .find_card import CardQuad, find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -123,6 +124,8 @@ class Recogniser:
             if not cands:
                 return Recognition(None, 0.0, None)
             return Recognition(None, read[0][1], cands[0].quad)
+        if cands[best].whole_frame:
+            best = card_in_frame(cands, best, reading)
         outer = [i for i, c in enumerate(cands)
                  if not c.whole_frame and c.score >= PANEL_OUTER_SCORE and _encloses(c.quad, cands[best].quad)]
         if outer:
@@ -212,6 +215,19 @@ class Recogniser:
         return code, float(conf), scored
 
 
+def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tuple[str | None, float]]) -> int:
+    """The outline to give when the photo's frame `frame` reads best. A card lying in the middle
+    of a photo reads the same taken whole: a clear outline of card proportions inside the frame
+    that reads the same, surely, and is no panel of it, is where the card is. A photo cropped to
+    the card keeps its frame (the outlines inside it are print, and unclear).
+    `reading(i)` is (code, confidence) of cands[i]."""
+    code = reading(frame)[0]
+    inner = [i for i, c in enumerate(cands) if i != frame and not c.whole_frame and c.score >= CROP_SCORE
+             and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
+             and reading(i)[0] == code and reading(i)[1] >= SURE]
+    return max(inner, key=lambda i: cands[i].score, default=frame)
+
+
 def _says_no_card(scored: dict[str, float]) -> bool:
     """The symbol reads best as no card or a card back."""
     return not scored or max(scored, key=lambda c: scored[c]) in (NONE_LABEL, BACK_LABEL)
@@ -224,9 +240,9 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     area_o, area_i = cv2.contourArea(o), cv2.contourArea(inner.astype(np.float32))
     if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
         return False
-    long_o, short_o = _side_pairs(outer)
-    if not CARD_ASPECT[0] <= np.linalg.norm(long_o) / max(1e-6, float(np.linalg.norm(short_o))) <= CARD_ASPECT[1]:
+    if not _card_shaped(outer):
         return False
+    long_o = _side_pairs(outer)[0]
     # a panel spans the card's width: its long side runs along the card's short side
     if abs(_cos(_side_pairs(inner)[0], long_o)) > PANEL_CROSS_COS:
         return False
@@ -236,6 +252,11 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
         return False
     slack = 0.02 * np.sqrt(area_o)
     return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    long, short = _side_pairs(quad)
+    return CARD_ASPECT[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT[1]
 
 
 def _side_pairs(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
