@@ -292,7 +292,13 @@ class PileWatcher:
         self._tried = self._pile.image  # one read per pile state: reads are slow, hands quick
         reading = self._read(frame, n, roi, interior)
         if reading.confidence < EARLY_CONFIDENCE or self._beside_card(interior, reading, (x0, y0)):
-            return []  # judge it once all is still
+            if reading.card is not None:
+                # judge it once all is still, unless the next card comes onto it first (a hand
+                # leaving as the next one comes): see _still_there. The pile then is the last
+                # one with this card in it; the hand still shows elsewhere.
+                card = cv2.dilate(interior, np.ones((3, 3), np.uint8)) > 0
+                self._put_off = _PutOff(self._patched(n, roi, card), roi, interior, reading)
+            return []
         # Report it now; the pile image takes it in once all is still (part of the card may
         # still lie near the hand, and the rest of the pile image is as old as the last state).
         self._early = reading
@@ -571,10 +577,15 @@ class PileWatcher:
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None
+        self._pile = _PileState(self._patched(n, roi, mask), self._pile.top)
+
+    def _patched(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> View:
+        """The pile image with the pixels `mask` (boolean, of `roi`) as `n` shows them."""
+        assert self._pile is not None
         ref = View(self._pile.image.small.copy(), self._pile.image.ratio.copy())
         ref.small[roi][mask] = n.small[roi][mask]
         ref.ratio[roi][mask] = n.ratio[roi][mask]
-        self._pile = _PileState(ref, self._pile.top)
+        return ref
 
     def _accept_background(self, n: View) -> None:
         assert self._pile is not None
