@@ -25,7 +25,9 @@ settled image is compared with the last accepted pile image:
   changes the pile image, since it lies at another angle or offset.
 
 A card read surely that lies still and clear of a hand that is still leaving is reported
-at once (see _clear_of_hand); the pile image takes it in when all is still.
+at once (see _clear_of_hand); the pile image takes it in when all is still. One read
+unsurely waits for that, unless the next card comes onto it first: then it is reported
+as a landing put off.
 """
 from __future__ import annotations
 
@@ -96,8 +98,8 @@ class WatcherConfig:
 
 @dataclass(frozen=True)
 class _PutOff:
-    """A landing put off while a hand seemed to hold its card: the pile then, the change
-    (pixels of `roi`) and what it read as."""
+    """A landing put off while a hand seemed to hold its card, or read unsurely while the
+    hand left: the pile then, the change (pixels of `roi`) and what it read as."""
     image: View
     roi: tuple[slice, slice]
     interior: np.ndarray
@@ -256,7 +258,8 @@ class PileWatcher:
         hand left. Report it at once if it reads surely: an arm leaves the region long after
         it has cleared the pile when cards are big (the region then spans the frame), and
         the whole frame is watched until a card lands. Anything else (a take-back, a card
-        just like the one below, an unsure reading) waits for all to be still."""
+        just like the one below, an unsure reading) waits for all to be still; an unsure
+        reading of a card is kept, as a landing put off, for when the next card comes first."""
         assert self._pile is not None and self._norm is not None
         if (not self._left_by_edge or self._came_in or self._deferred is not None or self._early is not None
                 or self._tried is self._pile.image or self.region.card_size == 0 and not self.region.is_whole_frame()):
