@@ -34,3 +34,20 @@ def test_scores_add_up_over_clips() -> None:
     total = a.add(b)
     assert (total.truth, total.found, total.extra, total.read_correct) == (6, 2, 1, 2)
     assert len(total.misses) == 4
+
+
+def test_a_missed_card_does_not_pass_its_window_on_to_the_next_cards_report() -> None:
+    # landings 0.9 s apart: the second card's report falls in the first one's window too
+    truth = {"fps": 25.0, "events": [{"type": "landed", "card": "yellow-3", "frame": 105},
+                                     {"type": "landed", "card": "red-reverse", "frame": 128},
+                                     {"type": "landed", "card": "yellow-7", "frame": 156}]}
+    s = score_clip(truth, [report("landed", "red-reverse", 130), report("landed", "yellow-7", 159)])
+    assert (s.found, s.extra, s.read_correct) == (2, 0, 2)
+    assert s.misses == [": landed yellow-3 settled at frame 105"]
+    assert s.latencies == [2 / 25, 3 / 25]
+
+
+def test_a_misread_still_takes_the_report_in_its_window() -> None:
+    s = score_clip(TRUTH, [report("landed", "red-6", 50), report("landed", "red-6", 101)])
+    assert (s.found, s.extra, s.read_correct) == (2, 0, 1)
+    assert s.misreads == [": frame 100 landed blue-2 read as red-6"]

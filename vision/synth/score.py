@@ -1,8 +1,9 @@
 """Scoring watcher output against synthetic ground truth (used by the tests and the benchmark).
 
 A reported event matches a true one of the same type if it comes no earlier than
-`early_s` before the settled frame and no later than `late_s` after it; matching is greedy
-in time order and one-to-one. Unmatched reports are extra (false or double reports).
+`early_s` before the settled frame and no later than `late_s` after it; matching is
+one-to-one, a report of the same card first (the nearest), then any report, greedy in time
+order. Unmatched reports are extra (false or double reports).
 """
 from __future__ import annotations
 
@@ -63,16 +64,30 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
     fps = float(truth["fps"])
     events = truth["events"]
     used = [False] * len(reported)
-    s = Score(truth=len(events))
-    for ev in events:
+
+    def window(ev: dict) -> list[int]:
         lo, hi = ev["frame"] - early_s * fps, ev["frame"] + late_s * fps
-        match = next((j for j, r in enumerate(reported)
-                      if not used[j] and r["event"] == ev["type"] and lo <= r["frame"] <= hi), None)
-        if match is None:
+        return [j for j, r in enumerate(reported) if not used[j] and r["event"] == ev["type"] and lo <= r["frame"] <= hi]
+
+    # first the reports of the very card, nearest first: a card missed must not pass its
+    # window on to the next card's report, and that one's to the next (one miss, not misreads)
+    match: list[int | None] = [None] * len(events)
+    for i, ev in enumerate(events):
+        same = [j for j in window(ev) if reported[j]["card"] == ev["card"]]
+        if same:
+            match[i] = min(same, key=lambda j: abs(reported[j]["frame"] - ev["frame"]))
+            used[match[i]] = True
+    for i, ev in enumerate(events):
+        if match[i] is None:
+            match[i] = next(iter(window(ev)), None)
+            if match[i] is not None:
+                used[match[i]] = True
+    s = Score(truth=len(events))
+    for ev, j in zip(events, match):
+        if j is None:
             s.misses.append(f"{name}: {ev['type']} {ev['card']} settled at frame {ev['frame']}")
             continue
-        used[match] = True
-        r = reported[match]
+        r = reported[j]
         s.latencies.append((r["frame"] - ev["frame"]) / fps)
         s.reads.append((ev["card"], r["card"] == ev["card"]))
         if r["card"] != ev["card"]:
