@@ -373,12 +373,14 @@ class PileWatcher:
             return [self._take_back(self._merge(n), t, frame_index)]
         if self._early is not None:
             # the card reported while the hand was leaving: take it into the pile image, or
-            # report what lies on it now if that is surely another card (one came in quick
-            # succession; an unsure reading of the whole change is the same card misread)
+            # report what lies on it now if that is surely another whole card (one came in
+            # quick succession; an unsure reading of the whole change, or one on an outline of
+            # part of a card, is the same card misread)
             early, self._early = self._early, None
             reading = self._read(frame, n, roi, interior)
             self._disturbed = False
             seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
+                          or reading.quad is None or self._whole_card(self._small_quad(reading.quad)) is None
                           or _same_place(reading.quad, early.quad))
             event = self._land(self._merge(n), interior, (x0, y0), early if seen_again else reading, t, frame_index)
             return [] if seen_again else [event]
@@ -561,22 +563,27 @@ class PileWatcher:
         all: of a flat hand, the ratio view shows little more than its outline's halo."""
         if reading.quad is None:
             return False
-        assert self._norm is not None
         quad = self._small_quad(reading.quad, origin)
-        (_, _), sides, _ = cv2.minAreaRect(quad)
-        short, long = min(sides), max(sides)
-        if short <= 0:
+        sides = self._whole_card(quad)
+        if sides is None:
             return False
-        known = self.region.card_size
-        if known:   # most of a card of the size the pile's cards have shown
-            whole = short * long >= 0.8 * ASPECT * known ** 2
-        else:       # the first card: a card's proportions
-            whole = abs(long / short / ASPECT - 1) <= 0.15
-        if not whole:
-            return False
+        short, long = sides
         card = _fill(quad, interior.shape[:2])
         away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > BESIDE_REACH * short
         return np.count_nonzero((interior > 0) & away) >= self.config.beside_share * short * long
+
+    def _whole_card(self, quad: np.ndarray) -> tuple[float, float] | None:
+        """(short, long) sides of the outline `quad` (working pixels) if it is a whole card's:
+        most of a card of the size the pile's cards have shown (or, for the first card, of a
+        card's proportions); None for an outline of part of a card."""
+        (_, _), sides, _ = cv2.minAreaRect(quad)
+        short, long = min(sides), max(sides)
+        if short <= 0:
+            return None
+        known = self.region.card_size
+        whole = (short * long >= 0.8 * ASPECT * known ** 2 if known
+                 else abs(long / short / ASPECT - 1) <= 0.15)
+        return (short, long) if whole else None
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
         assert self._pile is not None
