@@ -255,6 +255,7 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
 
 
 def _card_shaped(quad: np.ndarray) -> bool:
+    """Whether an outline has a whole card's proportions (long / short side)."""
     long, short = _side_pairs(quad)
     return CARD_ASPECT[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT[1]
 

@@ -78,10 +78,9 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
             match[i] = min(same, key=lambda j: abs(reported[j]["frame"] - ev["frame"]))
             used[match[i]] = True
     for i, ev in enumerate(events):
-        if match[i] is None:
-            match[i] = next(iter(window(ev)), None)
-            if match[i] is not None:
-                used[match[i]] = True
+        if match[i] is None and (free := window(ev)):
+            match[i] = free[0]
+            used[free[0]] = True
     s = Score(truth=len(events))
     for ev, j in zip(events, match):
         if j is None:
