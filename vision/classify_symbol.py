@@ -83,8 +83,11 @@ def _colour_split(sat: np.ndarray) -> float:
     return float(np.clip(t / 255, PALE_SPLIT, 0.3))
 
 
-def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None, split: float | None = None) -> np.ndarray:
-    """Mask (float32, 48x72) of the centre symbol of a canonical card (CANON_W x CANON_H)."""
+def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None, split: float | None = None,
+                shade_aside: bool = False) -> np.ndarray:
+    """Mask (float32, 48x72) of the centre symbol of a canonical card (CANON_W x CANON_H).
+    `shade_aside`: weigh white against ink alone, leaving out the grey that is neither (the
+    shaded half of a curved card), where the usual cut weighs white against all the rest."""
     white, dark, colour = _pixel_classes(card_bgr, gains, split)
     h, w = white.shape
     y0, y1, x0, x1 = int(0.2 * h), int(0.8 * h), int(0.14 * w), int(0.86 * w)
@@ -94,8 +97,9 @@ def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None, split: fl
     inside = (((xx - cw / 2) / (cw * 0.5)) ** 2 + ((yy - ch / 2) / (ch * 0.5)) ** 2) <= 1.0
     # the class that covers less of the centre ellipse is the symbol (white numeral on colour,
     # or coloured/dark numeral on a white oval)
-    white_share = wc[inside].mean()
-    sym = wc if white_share < 0.5 else np.maximum(cc, dc)
+    ink = np.maximum(cc, dc)
+    rest = ink[inside].mean() if shade_aside else 1 - wc[inside].mean()
+    sym = wc if wc[inside].mean() < rest else ink
     sym = sym * inside
     return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
 

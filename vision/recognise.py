@@ -35,7 +35,7 @@ RARE_PRIOR = 0.7  # deck "auto": weight of codes outside the classic UNO and 99 
 # An unsure reading of a card is tried again with the symbol cut at these ink/paper splits
 # (see _classify); the new answer must be this sure, and the outline must have a white
 # paper rim (a card, not a smooth texture: re-reads found numerals in those).
-RETRY_SPLITS = (0.2, 0.5)
+RETRY_CUTS = ((0.2, False), (0.5, False), (None, True))  # (ink/paper split, shade_aside)
 RETRY_MIN = 0.7
 RETRY_RIM = 0.5
 SURE = 0.9       # stop trying outlines after an answer this confident
@@ -159,9 +159,10 @@ class Recogniser:
             return best
         # unsure of a card: the ink/paper split may have cut the symbol wrongly (glare
         # bleaches part of a numeral, a tinted oval passes for ink), so cut it again
-        for split in RETRY_SPLITS:
+        # grey shade may also have tipped which of paper and ink is the symbol
+        for split, shade_aside in RETRY_CUTS:
             # an underline the first cut saw still tells 6 from 9 where this cut lost it
-            other = self._read(canon, (symbol_mask(canon, gains, split), first), allowed, dark, colours)
+            other = self._read(canon, (symbol_mask(canon, gains, split, shade_aside), first), allowed, dark, colours)
             if other[0] is not None and other[1] > max(best[1], RETRY_MIN):
                 best = other
         return best
