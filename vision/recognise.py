@@ -32,9 +32,10 @@ WILD_INK_SHARE = 0.15
 WILD_INK = 0.35  # saturated share of a card at and above which a wild is a plain wild ...
 WILD_DRAW4_INK = 0.25  # ... and at and below which a wild +4 (see _settle_wild_pair)
 RARE_PRIOR = 0.7  # deck "auto": weight of codes outside the classic UNO and 99 decks
-# An unsure reading of a card is tried again with the symbol cut at these ink/paper splits
-# (see _classify); the new answer must be this sure, and the outline must have a white
-# paper rim (a card, not a smooth texture: re-reads found numerals in those).
+# An unsure reading of a card is tried again with the symbol cut at these ink/paper splits,
+# then with grey shade left out of the paper/ink balance (see _classify and symbol_mask);
+# the new answer must be this sure, and the outline must have a white paper rim (a card,
+# not a smooth texture: re-reads found numerals in those).
 RETRY_CUTS = ((0.2, False), (0.5, False), (None, True))  # (ink/paper split, shade_aside)
 RETRY_MIN = 0.7
 RETRY_RIM = 0.5
@@ -158,11 +159,14 @@ class Recogniser:
         if best[1] >= SURE or _says_no_card(best[2]) or rim_paper_share(canon) < RETRY_RIM:
             return best
         # unsure of a card: the ink/paper split may have cut the symbol wrongly (glare
-        # bleaches part of a numeral, a tinted oval passes for ink), so cut it again
-        # grey shade may also have tipped which of paper and ink is the symbol
+        # bleaches part of a numeral, a tinted oval passes for ink), or grey shade may have
+        # tipped which of paper and ink is the symbol, so cut it again
         for split, shade_aside in RETRY_CUTS:
+            mask = symbol_mask(canon, gains, split, shade_aside)
+            if np.array_equal(mask, first):
+                continue  # the same cut reads the same
             # an underline the first cut saw still tells 6 from 9 where this cut lost it
-            other = self._read(canon, (symbol_mask(canon, gains, split, shade_aside), first), allowed, dark, colours)
+            other = self._read(canon, (mask, first), allowed, dark, colours)
             if other[0] is not None and other[1] > max(best[1], RETRY_MIN):
                 best = other
         return best
