@@ -379,8 +379,10 @@ class PileWatcher:
             early, self._early = self._early, None
             reading = self._read(frame, n, roi, interior)
             self._disturbed = False
+            # before the first card lands the pile has shown no card size: the early outline does
+            side = min(cv2.minAreaRect(self._small_quad(early.quad))[1]) if early.quad is not None else 0.0
             seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
-                          or reading.quad is None or self._whole_card(self._small_quad(reading.quad)) is None
+                          or reading.quad is None or self._whole_card(self._small_quad(reading.quad), side) is None
                           or _same_place(reading.quad, early.quad))
             event = self._land(self._merge(n), interior, (x0, y0), early if seen_again else reading, t, frame_index)
             return [] if seen_again else [event]
@@ -572,17 +574,22 @@ class PileWatcher:
         away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > BESIDE_REACH * short
         return np.count_nonzero((interior > 0) & away) >= self.config.beside_share * short * long
 
-    def _whole_card(self, quad: np.ndarray) -> tuple[float, float] | None:
+    def _whole_card(self, quad: np.ndarray, early_side: float = 0.0) -> tuple[float, float] | None:
         """(short, long) sides of the outline `quad` (working pixels) if it is a whole card's:
-        most of a card of the size the pile's cards have shown (or, for the first card, of a
-        card's proportions); None for an outline of part of a card."""
+        most of a card of the size the pile's cards have shown; before any has, well over half
+        a card of short side `early_side` (an outline read in a moving hand may take in blur)
+        or, knowing no size, a card's proportions. None for an outline of part of a card."""
         (_, _), sides, _ = cv2.minAreaRect(quad)
         short, long = min(sides), max(sides)
         if short <= 0:
             return None
         known = self.region.card_size
-        whole = (short * long >= 0.8 * ASPECT * known ** 2 if known
-                 else abs(long / short / ASPECT - 1) <= 0.15)
+        if known:
+            whole = short * long >= 0.8 * ASPECT * known ** 2
+        elif early_side:
+            whole = short * long >= 0.6 * ASPECT * early_side ** 2
+        else:
+            whole = abs(long / short / ASPECT - 1) <= 0.15
         return (short, long) if whole else None
 
     def _absorb(self, n: View, roi: tuple[slice, slice], mask: np.ndarray) -> None:
