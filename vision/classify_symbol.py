@@ -98,8 +98,8 @@ def symbol_mask(card_bgr: np.ndarray, gains: np.ndarray | None = None, split: fl
     # the class that covers less of the centre ellipse is the symbol (white numeral on colour,
     # or coloured/dark numeral on a white oval)
     ink = np.maximum(cc, dc)
-    rest = ink[inside].mean() if shade_aside else 1 - wc[inside].mean()
-    sym = wc if wc[inside].mean() < rest else ink
+    paper = wc[inside].mean()
+    sym = wc if paper < (ink[inside].mean() if shade_aside else 1 - paper) else ink
     sym = sym * inside
     return cv2.resize(sym, (48, 72), interpolation=cv2.INTER_AREA)
 
