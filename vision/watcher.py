@@ -380,7 +380,7 @@ class PileWatcher:
             reading = self._read(frame, n, roi, interior)
             self._disturbed = False
             # before the first card lands the pile has shown no card size: the early outline does
-            side = min(cv2.minAreaRect(self._small_quad(early.quad))[1]) if early.quad is not None else 0.0
+            side = _short_long(self._small_quad(early.quad))[0] if early.quad is not None else 0.0
             seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
                           or reading.quad is None or self._whole_card(self._small_quad(reading.quad), side) is None
                           or _same_place(reading.quad, early.quad))
@@ -449,7 +449,7 @@ class PileWatcher:
         x0, y0 = origin
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
         if reading.quad is not None and reading.confidence >= SIDE_CONFIDENCE:
-            self._sides = (self._sides + [min(cv2.minAreaRect(np.asarray(reading.quad, np.float32))[1])])[-5:]
+            self._sides = (self._sides + [_short_long(reading.quad)[0]])[-5:]
         return Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))
 
     def _least(self, exposure_step: float = 0.0) -> float:
@@ -579,8 +579,7 @@ class PileWatcher:
         most of a card of the size the pile's cards have shown; before any has, well over half
         a card of short side `early_side` (an outline read in a moving hand may take in blur)
         or, knowing no size, a card's proportions. None for an outline of part of a card."""
-        (_, _), sides, _ = cv2.minAreaRect(quad)
-        short, long = min(sides), max(sides)
+        short, long = _short_long(quad)
         if short <= 0:
             return None
         known = self.region.card_size
@@ -641,6 +640,12 @@ class PileWatcher:
         changed = cv2.resize(cv2.dilate(crop, np.ones((3, 3), np.uint8)), (box[2] - box[0], box[3] - box[1]),
                              interpolation=cv2.INTER_NEAREST)
         return read_top_card(self.recogniser, frame, box, changed, self._card_side())
+
+
+def _short_long(quad: Any) -> tuple[float, float]:
+    """(short, long) sides of the smallest rectangle around an outline."""
+    (_, _), sides, _ = cv2.minAreaRect(np.asarray(quad, np.float32).reshape(-1, 2))
+    return float(min(sides)), float(max(sides))
 
 
 def _quad_tuple(quad: np.ndarray | None) -> tuple[tuple[float, float], ...] | None:
