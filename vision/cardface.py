@@ -15,6 +15,7 @@ A 99-deck code asked for in an UNO style is drawn in ``ono99`` (and vice versa `
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable
 
 import cv2
@@ -395,14 +396,27 @@ def _jitter(colour: tuple[int, int, int], rng: np.random.Generator | None, amoun
     return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in colour)  # type: ignore[return-value]
 
 
-def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None) -> np.ndarray:
+@dataclass(frozen=True)
+class Printing:
+    """How one printing of an UNO design departs from the style's own (training variety for
+    the learned reader). The defaults draw the style exactly as without it."""
+    oval_w: float = 1.0      # the centre oval's half-axes, as a share of the style's
+    oval_h: float = 1.0
+    tilt: float = 0.0        # degrees added to the oval's tilt
+    numeral: float = 1.0     # the centre numeral's height, as a share of the style's
+    outline: bool | None = None  # the centre numeral outlined in black (None: as the style has it)
+
+
+def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None,
+              printing: Printing | None = None) -> np.ndarray:
+    pr = printing or Printing()
     colour, rank = split_code(code)
     field = INK["black"] if colour is None else _jitter(INK[colour], rng, 12)
     img = np.full((h, w, 3), INK["white"], np.uint8)
     border = w * 0.065
     _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), field)
-    tilt = 30 + (rng.uniform(-4, 4) if rng is not None else 0)
-    ax, ay = w * 0.36, h * 0.43
+    tilt = 30 + (rng.uniform(-4, 4) if rng is not None else 0) + pr.tilt
+    ax, ay = w * 0.36 * pr.oval_w, h * 0.43 * pr.oval_h
     cx, cy = w / 2, h / 2
     is_number = rank in NUMBER_RANKS
     clone = style == "clone"
@@ -421,7 +435,10 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         # printed numerals are big and bold: ~0.39 of the card height including the stroke
         # a 6 or 9 sits a little high so that it and its underline are centred as a group
         lift = h * 0.036 if rank in ("6", "9") else 0.0
-        _text(img, rank, cx, cy - lift, h * 0.36, centre_fg, None if clone else INK["black"], font, weight,
+        outline = None if clone else INK["black"]
+        if pr.outline is not None:
+            outline = INK["black"] if pr.outline else None
+        _text(img, rank, cx, cy - lift, h * 0.36 * pr.numeral, centre_fg, outline, font, weight,
               shadow=0.03 if clone else 0.05, underline=rank in ("6", "9"), numerals=True, italic=lean)
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
@@ -512,11 +529,12 @@ def _height_for_width(text: str, font: int, weight: float, max_w: float) -> floa
 
 
 def render_card(code: str, style: str = "classic", short_side: int = 200,
-                rng: np.random.Generator | None = None) -> np.ndarray:
+                rng: np.random.Generator | None = None, printing: Printing | None = None) -> np.ndarray:
     """BGRA image of the face of `code` (alpha = rounded card outline).
 
     `rng` adds small print variations (ink colour, oval tilt) for training and synthesis;
-    without it the render is deterministic.
+    without it the render is deterministic. `printing` draws another printing of an UNO
+    style (see Printing); the 99 decks ignore it.
     """
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; known: {', '.join(STYLES)}")
@@ -531,7 +549,7 @@ def render_card(code: str, style: str = "classic", short_side: int = 200,
         valid_rank = rank in NUMBER_RANKS + ACTION_RANKS + NO_MERCY_RANKS if colour else rank in SYMBOLS
         if not valid_rank or (colour is None and rank in NUMBER_RANKS + ACTION_RANKS + NO_MERCY_RANKS):
             raise ValueError(f"unknown card code {code!r}")
-        bgr = _uno_face(code, style if style in UNO_STYLES else "classic", w, h, rng)
+        bgr = _uno_face(code, style if style in UNO_STYLES else "classic", w, h, rng, printing)
     return np.dstack([bgr, card_mask(short_side)])
 
 

@@ -1,0 +1,147 @@
+"""Runtime of the learned card reader: the shipped ONNX model run with cv2.dnn (no torch).
+
+The model reads a rectified card (find_card.warp_card's portrait view, any size; landscape
+views are turned upright) and gives calibrated probabilities over every card code of every
+deck plus "_none" (no readable card face), and the penultimate embedding that enrolled shots
+can adapt the reader with. Training lives in tools/train_reader.py, its data in reader_data.py.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import pathlib
+
+import cv2
+import numpy as np
+
+MODEL_DIR = pathlib.Path(__file__).resolve().parent / "models"
+MODEL_FILE = "card_reader.onnx"
+META_FILE = "card_reader.json"
+INPUT_W, INPUT_H = 64, 96
+NONE = "_none"
+CHECK_SAMPLES = 300  # the first validation samples whose figures CI recomputes
+
+
+class ModelFileError(Exception):
+    """The reader's model file is missing or cannot be loaded."""
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def upright(card: np.ndarray) -> np.ndarray:
+    """A rectified card in portrait (a landscape view is turned a quarter round)."""
+    return cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE) if card.shape[1] > card.shape[0] else card
+
+
+def shrink(cards) -> np.ndarray:
+    """Rectified BGR cards (any size, either orientation) -> n x INPUT_H x INPUT_W x 3 uint8."""
+    out = np.empty((len(cards), INPUT_H, INPUT_W, 3), np.uint8)
+    for i, card in enumerate(cards):
+        card = upright(np.asarray(card))
+        if card.ndim == 2:
+            card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
+        out[i] = cv2.resize(card[:, :, :3], (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    return out
+
+
+class CardModel:
+    """The loaded reader. Use CardModel.load(); `classes` names the probability columns."""
+
+    def __init__(self, net, meta: dict, path: pathlib.Path):
+        self.net = net
+        self.meta = meta
+        self.path = path
+        self.classes: list[str] = list(meta["classes"])
+        self.temperature = float(meta.get("temperature", 1.0))
+
+    @staticmethod
+    @functools.lru_cache(maxsize=4)
+    def load(path: pathlib.Path | str | None = None) -> "CardModel":
+        """The model at `path` (default: the shipped one), loaded once per path."""
+        onnx = pathlib.Path(path) if path is not None else MODEL_DIR / MODEL_FILE
+        meta_path = onnx.with_suffix(".json")
+        if not onnx.is_file():
+            raise ModelFileError(f"card reader model missing: {onnx}")
+        try:
+            meta = json.loads(meta_path.read_text())
+            net = cv2.dnn.readNetFromONNX(str(onnx))
+        except FileNotFoundError:
+            raise ModelFileError(f"card reader model description missing: {meta_path}") from None
+        except (cv2.error, ValueError, json.JSONDecodeError) as e:
+            first = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+            raise ModelFileError(f"card reader model corrupt: {onnx} ({first[:120]})") from None
+        if net.empty() or "classes" not in meta:
+            raise ModelFileError(f"card reader model corrupt: {onnx}")
+        return CardModel(net, meta, onnx)
+
+    def _forward(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        blob = np.ascontiguousarray(small.transpose(0, 3, 1, 2), np.float32) / np.float32(255.0)
+        self.net.setInput(blob)
+        logits, emb = self.net.forward(["logits", "embedding"])
+        return logits.reshape(len(small), -1), emb.reshape(len(small), -1)
+
+    def probabilities_shrunk(self, small: np.ndarray, both_ends: bool = False) -> np.ndarray:
+        """As probabilities(), for cards already shrunk to the input size (see shrink)."""
+        if len(small) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        out = []
+        for a in range(0, len(small), 256):
+            part = small[a:a + 256]
+            p = softmax(self._forward(part)[0] / self.temperature)
+            if both_ends:  # the card read the other way up too: a printed card reads the same
+                p = (p + softmax(self._forward(np.ascontiguousarray(part[:, ::-1, ::-1]))[0] / self.temperature)) / 2
+            out.append(p)
+        return np.concatenate(out)
+
+    def probabilities(self, cards, both_ends: bool = False) -> np.ndarray:
+        """Calibrated class probabilities (n x len(classes)) of rectified BGR cards."""
+        return self.probabilities_shrunk(shrink(cards), both_ends)
+
+    def embed(self, cards) -> np.ndarray:
+        """The penultimate-layer embedding (n x embedding_dim) of rectified BGR cards."""
+        small = shrink(cards)
+        if len(small) == 0:
+            return np.zeros((0, int(self.meta.get("embedding_dim", 0))), np.float32)
+        return np.concatenate([self._forward(small[a:a + 256])[1] for a in range(0, len(small), 256)])
+
+
+THRESHOLDS = (0.5, 0.7, 0.8, 0.9, 0.95)
+BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
+
+
+def figures(probs: np.ndarray, y: np.ndarray, classes: list[str]) -> dict:
+    """What a set of readings scores: accuracy, "_none" rejection, the wrong-code share when
+    readings below a confidence are declined, and a reliability table."""
+    pred = probs.argmax(axis=1)
+    conf = probs.max(axis=1)
+    right = pred == y
+    none = classes.index(NONE)
+    cards = y != none
+    out: dict = {"samples": int(len(y)), "accuracy": round(float(right.mean()), 4),
+                 "card_accuracy": round(float(right[cards].mean()), 4) if cards.any() else None,
+                 "none_rejected": round(float((pred[~cards] == none).mean()), 4) if (~cards).any() else None,
+                 "check_accuracy": round(float(right[:CHECK_SAMPLES].mean()), 4)}
+    out["decline_below"] = {
+        str(t): {"wrong": round(float(((conf >= t) & ~right).mean()), 4),
+                 "declined": round(float((conf < t).mean()), 4)} for t in THRESHOLDS}
+    out["reliability"] = reliability(conf, right)
+    return out
+
+
+def reliability(conf: np.ndarray, right: np.ndarray) -> list[dict]:
+    """Confidence bins -> count, mean confidence, accuracy (a calibrated reader matches them)."""
+    rows = []
+    for lo, hi in zip(BINS[:-1], BINS[1:]):
+        sel = (conf >= lo) & (conf < hi)
+        if sel.any():
+            rows.append({"bin": f"{lo:.2f}-{min(hi, 1.0):.2f}", "n": int(sel.sum()),
+                         "confidence": round(float(conf[sel].mean()), 3), "accuracy": round(float(right[sel].mean()), 3)})
+    return rows
+
+
+__all__ = ["CardModel", "ModelFileError", "shrink", "upright", "softmax", "figures", "reliability",
+           "MODEL_FILE", "META_FILE", "INPUT_W", "INPUT_H", "NONE", "CHECK_SAMPLES"]
