@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Recogniser speed: median ms per `identify` on rendered table scenes, single core
 (cv2.setNumThreads(1)), at 640x480 and 1280x720, best of 3 runs per image (the machine is
-shared; other load only adds time). Target: <= 20 ms at 1280x720.
+shared; other load only adds time). Target: <= 20 ms at 1280x720. Beside each figure, the
+ratio to a baseline timed in the same run (one cv2.cvtColor of the same image to HSV), and
+the cost of one card read by each reader (the learned one, batch of 8, and the classic one).
 
     python bench/bench_recognise.py [--n 40]
 """
@@ -53,10 +55,41 @@ def main(argv: list[str] | None = None) -> int:
                 best.append(time.perf_counter() - t0)
             t_find.append(min(best))
             ok += r is not None and r.card == code
+        t_base = []
+        for _, img in scenes:
+            best = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+                best.append(time.perf_counter() - t0)
+            t_base.append(min(best))
+        base = float(np.median(t_base))
         print(f"{size[0]}x{size[1]}: identify median {1000 * np.median(t_all):.1f} ms "
               f"(p90 {1000 * np.percentile(t_all, 90):.1f}), of which find_cards {1000 * np.median(t_find):.1f} ms; "
-              f"rendered scenes correct {ok}/{len(scenes)}")
+              f"= {np.median(t_all) / base:.0f}x / {np.median(t_find) / base:.0f}x the baseline "
+              f"(cvtColor to HSV, {1000 * base:.2f} ms); rendered scenes correct {ok}/{len(scenes)}")
+    read_costs(rec, codes, rng)
     return 0
+
+
+def read_costs(rec: Recogniser, codes: list[str], rng: np.random.Generator) -> None:
+    """ms per rectified card: the learned reader (a batch of 8, both ends) and the classic one."""
+    from tableref.vision.cardface import render_card
+    cards = [render_card(codes[int(rng.integers(len(codes)))], "classic", 128, rng)[:, :, :3] for _ in range(8)]
+    if rec.reader is not None:
+        rec.reader.probabilities(cards, both_ends=True)  # warm-up
+        t0 = time.perf_counter()
+        for _ in range(5):
+            rec.reader.probabilities(cards, both_ends=True)
+        learned = (time.perf_counter() - t0) / 40
+    else:
+        learned = float("nan")
+    t0 = time.perf_counter()
+    for c in cards:
+        rec._classic(c)
+    classic = (time.perf_counter() - t0) / 8
+    print(f"one card read: learned reader {1000 * learned:.2f} ms, classic reader {1000 * classic:.2f} ms "
+          f"(ratio {classic / learned:.1f})")
 
 
 if __name__ == "__main__":

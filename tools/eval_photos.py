@@ -13,6 +13,10 @@ Modes:
            about the most a watcher can read right in those clips.
 
     python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|all] [--profile-seeds 1 2 3]
+                                [--reader classic|model|both] [--veto P] [--sure-alone P]
+
+Every mode prints the wrong-code rate beside the accuracy, and a reliability table (reported
+confidence against how often the code was right).
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import csv
 import pathlib
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -30,7 +34,9 @@ import numpy as np
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
 from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.profiles import Profile, build_builtin, build_enrolled, builtin_profile
-from tableref.vision.recognise import Recogniser
+from tableref.vision.recognise import Recogniser, RecogniserConfig
+
+CONFIG = RecogniserConfig()  # set from the command line (--reader, --veto, --sure-alone)
 
 DEFAULT_PHOTOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "photos"
 
@@ -60,7 +66,7 @@ def load_photos(root: pathlib.Path) -> list[Photo]:
 def photo_samples(photos: list[Photo]) -> Profile:
     """Features of each photo's card outline, in both 180-degree orientations."""
     xs, labels, codes = [], [], []
-    base = Recogniser("auto")
+    base = Recogniser("auto", config=CONFIG)
     for p in photos:
         # the outline the built-in recogniser likes best (as enrolment does), else the finder's
         quad = base.identify(p.image).quad
@@ -83,7 +89,7 @@ def colour_of(code: str | None) -> str:
     return code.split("-")[0] if "-" in code else "wild"
 
 
-def report(title: str, results: list[tuple[Photo, str | None]]) -> float:
+def report(title: str, results: list[tuple[Photo, str | None]], confidences: list[float] | None = None) -> float:
     n = len(results)
     ok = sum(1 for p, c in results if c == p.label)
     print(f"\n== {title}: exact-code accuracy {ok}/{n} = {100 * ok / max(n, 1):.1f}%")
@@ -100,25 +106,46 @@ def report(title: str, results: list[tuple[Photo, str | None]]) -> float:
     print(f"   errors: {wrong} wrong code, {none} rejected (None)")
     if conf:
         print("   confusions (truth -> said, count): " + ", ".join(f"{a}->{b} x{k}" for (a, b), k in conf.most_common(40)))
+    if confidences is not None:
+        reliability([c for _, c in results], [p.label for p, _ in results], confidences)
     return ok / max(n, 1)
+
+
+BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
+
+
+def reliability(said: list[str | None], truth: list[str], confidences: list[float]) -> None:
+    """How often a code read (not declined) with a confidence in each bin was right: a
+    calibrated reader's accuracy matches its confidence."""
+    rows = [(c, s == t) for s, t, c in zip(said, truth, confidences) if s is not None]
+    print("   reliability (codes read): " + ", ".join(
+        f"{lo:.2f}-{min(hi, 1):.2f}: {sum(r for c, r in rows if lo <= c < hi)}/{sum(1 for c, _ in rows if lo <= c < hi)}"
+        for lo, hi in zip(BINS[:-1], BINS[1:]) if any(lo <= c < hi for c, _ in rows)))
 
 
 def run_loso(photos: list[Photo], deck: str = "auto") -> float:
     sources = sorted({p.source for p in photos})
     samples = {s: photo_samples([p for p in photos if p.source == s]) for s in sources}
-    results = []
+    results, confidences = [], []
     for s in sources:
         others = [samples[o] for o in sources if o != s]
         extra = Profile("others", np.concatenate([o.x for o in others]), sum((o.labels for o in others), []),
                         sum((o.codes for o in others), []))
-        rec = Recogniser(deck, extra=extra)
-        results += [(p, rec.identify(p.image).card) for p in photos if p.source == s]
-    return report(f"leave-one-source-out (rendered + 8 other sources), deck {deck}", results)
+        rec = Recogniser(deck, extra=extra, config=CONFIG)
+        for p in photos:
+            if p.source == s:
+                got = rec.identify(p.image)
+                results.append((p, got.card))
+                confidences.append(got.confidence)
+    return report(f"leave-one-source-out (rendered + 8 other sources), deck {deck}, reader {CONFIG.reader}",
+                  results, confidences)
 
 
 def run_builtin(photos: list[Photo], deck: str) -> float:
-    rec = Recogniser(deck)
-    return report(f"built-in profile alone (no photos), --deck {deck}", [(p, rec.identify(p.image).card) for p in photos])
+    rec = Recogniser(deck, config=CONFIG)
+    got = [rec.identify(p.image) for p in photos]
+    return report(f"built-in profile and model alone (no photos), --deck {deck}, reader {CONFIG.reader}",
+                  [(p, g.card) for p, g in zip(photos, got)], [g.confidence for g in got])
 
 
 def run_profile_seeds(photos: list[Photo], seeds: list[int]) -> None:
@@ -130,7 +157,7 @@ def run_profile_seeds(photos: list[Photo], seeds: list[int]) -> None:
         prof = build_builtin(seed=seed)
         row = []
         for deck in ("auto", "uno"):
-            rec = Recogniser(deck, profile=prof)
+            rec = Recogniser(deck, profile=prof, config=CONFIG)
             ok = sum(rec.identify(p.image).card == p.label for p in photos)
             totals[deck].append(ok)
             row.append(f"--deck {deck} {ok}/{len(photos)}")
@@ -144,7 +171,7 @@ def run_faces(photos: list[Photo], deck: str, sides: tuple[int, ...] = (110, 250
     from tableref.vision.synth.card_faces import crop_photo, recogniser_finder
 
     finder = recogniser_finder()
-    rec = Recogniser(deck)
+    rec = Recogniser(deck, config=CONFIG)
     for side in sides:  # the face sizes of 640x360 and 1280x720 clips
         report(f"card faces cut for the synthetic clips ({side} px short side), read flat, --deck {deck}",
                [(p, rec.classify_card(crop_photo(p.image, side, finder))[0]) for p in photos])
@@ -169,7 +196,7 @@ def run_enroll(photos: list[Photo]) -> float:
     results = []
     for s in sorted({p.source for p in test}):
         prof = build_enrolled(s, [(p.image, p.label) for p in enrol if p.source == s])
-        rec = Recogniser("auto", extra=prof)
+        rec = Recogniser("auto", extra=prof, config=CONFIG)
         results += [(p, rec.identify(p.image).card) for p in test if p.source == s]
     first = report(f"enrolment (1 shot per card enrolled, {len(enrol)} enrolled, {len(test)} tested)", results)
     # The same physical deck photographed in two sessions (SOURCES.md: nuno_set2 is the
@@ -177,20 +204,25 @@ def run_enroll(photos: list[Photo]) -> float:
     set1 = [p for p in photos if p.source == "nuno_set1"]
     set2 = [p for p in photos if p.source == "nuno_set2"]
     if set1 and set2:
-        rec = Recogniser("auto", extra=build_enrolled("nuno", [(p.image, p.label) for p in set1]))
+        rec = Recogniser("auto", extra=build_enrolled("nuno", [(p.image, p.label) for p in set1]), config=CONFIG)
         report(f"enrolment, same deck across sessions (enrol {len(set1)} nuno_set1 shots, test nuno_set2)",
                [(p, rec.identify(p.image).card) for p in set2])
     return first
 
 
 def main(argv: list[str] | None = None) -> int:
+    global CONFIG
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
     ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "faces", "all"), default="all")
     ap.add_argument("--deck", default="auto", help="deck the LOSO recogniser expects (auto, uno, ...)")
     ap.add_argument("--profile-seeds", type=int, nargs="*", default=[], metavar="SEED",
                     help="also rebuild the built-in profile with these render seeds and score each (slow)")
+    ap.add_argument("--reader", choices=("classic", "model", "both"), default=CONFIG.reader)
+    ap.add_argument("--veto", type=float, default=CONFIG.veto)
+    ap.add_argument("--sure-alone", type=float, default=CONFIG.sure_alone)
     args = ap.parse_args(argv)
+    CONFIG = replace(CONFIG, reader=args.reader, veto=args.veto, sure_alone=args.sure_alone)
     cv2.setNumThreads(1)
     t0 = time.time()
     photos = load_photos(args.photos)

@@ -22,7 +22,7 @@ NONE = "_none"
 CHECK_SAMPLES = 300  # the first validation samples whose figures CI recomputes
 
 
-class ModelFileError(Exception):
+class ModelFileError(ValueError):
     """The reader's model file is missing or cannot be loaded."""
 
 

@@ -1,18 +1,27 @@
-"""Card recogniser: find the top card, rectify it, read its colour and symbol.
+"""Card recogniser: find the top card, rectify it, read it.
 
 `Recogniser(deck)` where deck is "auto" (every known code), a deck name from
 `cardface.all_codes` ("uno", "uno112", "uno_no_mercy", "ono99_classic", "ono99_2022") or the
 name of an enrolled profile. Low confidence, card backs, bare tables and foreign cards give
 `card=None`: the referee then asks the table instead of guessing.
+
+Two readers look at each rectified card: the learned reader (card_model.py, a small CNN
+trained only on the project's own renders) and the classic one (colour shares plus a
+nearest-neighbour search over symbol features, the built-in profile and any enrolled shots).
+They fail in different ways, so their agreement is the strongest evidence there is; how they
+are combined is `_combine`'s job. Each reading carries the two likeliest codes, so that the
+table can confirm an unsure one with one press.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import cv2
 import numpy as np
 
+from .card_model import NONE as MODEL_NONE
+from .card_model import CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
@@ -43,6 +52,11 @@ SURE = 0.9       # stop trying outlines after an answer this confident
 PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
 PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
+# identify_all: a photo of several cards is searched at a finer scale, with more outlines
+ALL_WORK_SIDE = 800
+ALL_MAX_CARDS = 40
+ALL_MAX_SCORED = 80
+ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
 # field_darkness above this: a wild's black field; below COLOURED_FIELD: a coloured card
@@ -52,17 +66,41 @@ DARK_FIELD_RANKS = {"99:ono99", BACK_LABEL, NONE_LABEL}
 
 
 @dataclass(frozen=True)
+class RecogniserConfig:
+    """How the two readers' answers become one (see _combine); the evaluation tools change
+    these (tools/eval_photos.py --reader, --veto)."""
+    reader: str = "both"          # "classic", "model", or "both" (each checks the other)
+    min_confidence: float = 0.6   # "model": the learned reader's floor when it reads alone
+    veto: float = 0.01            # "both": a code the learned reader gives less than this is vetoed
+    sure_alone: float = 0.97      # "both": the learned reader alone, where the classic one declines
+
+
+Likely = tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """What a rectified card reads as: the code (None: declined, the table is asked), its
+    confidence, and the two likeliest codes whether accepted or not (for a one-press answer)."""
+    card: str | None
+    confidence: float
+    likely: Likely = ()
+
+
+@dataclass(frozen=True)
 class Recognition:
     card: str | None
     confidence: float
     quad: np.ndarray | None
+    likely: Likely = ()
 
 
 class Recogniser:
     def __init__(self, deck: str = "auto", profile: Profile | None = None,
-                 extra: Profile | None = None) -> None:
+                 extra: Profile | None = None, config: RecogniserConfig = RecogniserConfig()) -> None:
         """`profile` overrides the built-in one (evaluation); `extra` adds samples to it."""
         self.deck = deck
+        self.config = config
         base = profile if profile is not None else builtin_profile()
         if deck in ("auto", *DECKS, "uno_family", "ono99", "all"):
             codes = all_codes("all" if deck == "auto" else deck)
@@ -82,6 +120,12 @@ class Recogniser:
         prof = base if extra is None else _merge(base, extra)
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
+        self.reader = CardModel.load() if config.reader != "classic" else None
+        if self.reader is not None:
+            cols = [i for i, c in enumerate(self.reader.classes) if c in self.codes or c == MODEL_NONE]
+            self._cols = np.array(cols)
+            self._col_codes = [self.reader.classes[i] for i in cols]
+            self._col_prior = np.array([RARE_PRIOR if c in self.rare else 1.0 for c in self._col_codes])
 
     # ---------------------------------------------------------------- public API
     def find_cards(self, image_bgr: np.ndarray) -> list[np.ndarray]:
@@ -90,10 +134,63 @@ class Recogniser:
     def classify_card(self, warped_bgr: np.ndarray) -> tuple[str | None, float]:
         """(code or None, confidence) of an already rectified card (any size; a landscape
         image is turned to portrait first; either end may be up)."""
+        r = self.read_cards([warped_bgr])[0]
+        return r.card, r.confidence
+
+    def read_cards(self, warped: list[np.ndarray]) -> list[CardReading]:
+        """The reading of each rectified card (any size, portrait or landscape, either end up)."""
+        if self.reader is None:
+            return [self._classic(w) for w in warped]
+        probs = self.reader.probabilities(warped, both_ends=True)
+        return [self._combine(self._learned(p), w) for p, w in zip(probs, warped)]
+
+    def _classic(self, warped_bgr: np.ndarray) -> CardReading:
         if warped_bgr.shape[1] > warped_bgr.shape[0]:
             warped_bgr = cv2.rotate(warped_bgr, cv2.ROTATE_90_CLOCKWISE)
-        code, conf, _ = self._classify(warped_bgr)
-        return code, conf
+        code, conf, scored = self._classify(warped_bgr)
+        total = sum(scored.values()) or 1.0
+        ranked = sorted(((c, v / total) for c, v in scored.items() if c not in (NONE_LABEL, BACK_LABEL)),
+                        key=lambda t: -t[1])
+        if code is not None:  # the accepted code first, with its own confidence
+            ranked = [(code, conf)] + [t for t in ranked if t[0] != code]
+        return CardReading(code, conf, tuple((c, round(float(v), 3)) for c, v in ranked[:2]))
+
+    def _learned_probs(self, probs: np.ndarray) -> dict[str, float]:
+        """The learned reader's probabilities over this deck's codes and "no card",
+        renormalised (the deck is known: other decks' codes are impossible, not unlikely)."""
+        p = probs[self._cols] * self._col_prior
+        p = p / max(float(p.sum()), 1e-9)
+        return dict(zip(self._col_codes, map(float, p)))
+
+    def _learned(self, probs: np.ndarray) -> tuple[CardReading, dict[str, float]]:
+        p = self._learned_probs(probs)
+        ranked = sorted(((c, v) for c, v in p.items() if c != MODEL_NONE), key=lambda t: -t[1])[:2]
+        likely = tuple((c, round(v, 3)) for c, v in ranked)
+        first = max(p, key=lambda c: p[c])
+        if first == MODEL_NONE:
+            return CardReading(None, 0.0, likely), p
+        return CardReading(first, p[first], likely), p
+
+    def _combine(self, learned: tuple[CardReading, dict[str, float]], warped: np.ndarray) -> CardReading:
+        """One reading from the learned reader's and (for "both") the classic reader's: the
+        classic reading stands unless the learned reader all but rules its code out; where
+        the classic reader declines, a learned reading this sure stands alone."""
+        reading, probs = learned
+        cfg = self.config
+        if cfg.reader == "model":
+            if reading.card is not None and reading.confidence < cfg.min_confidence:
+                return CardReading(None, reading.confidence, reading.likely)
+            return reading
+        classic = self._classic(warped)
+        if classic.card is not None:
+            if probs.get(classic.card, 0.0) >= cfg.veto:
+                return classic
+            # the readers disagree: ask, offering both answers
+            likely = (classic.likely[0], reading.likely[0]) if reading.likely else classic.likely
+            return CardReading(None, min(classic.confidence, 0.5), likely)
+        if reading.card is not None and reading.confidence >= cfg.sure_alone:
+            return reading
+        return CardReading(None, classic.confidence, classic.likely or reading.likely)
 
     def identify(self, image_bgr: np.ndarray) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
@@ -103,15 +200,16 @@ class Recogniser:
         found = find_cards(image_bgr)
         # a photo cropped to one card: its frame is the outline, however low it ranks
         cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
-        read: dict[int, tuple[str | None, float]] = {}
+        lazy = self._lazy_reader(image_bgr, [c.quad for c in cands])
+        read: dict[int, CardReading] = {}
 
         def reading(i: int) -> tuple[str | None, float]:
             if i not in read:
-                code, conf, _ = self._classify(warp_card(image_bgr, cands[i].quad, (CANON_W, CANON_H)))
-                if cands[i].whole_frame and cands[i].score < CROP_SCORE and conf < FRAME_MIN_CONFIDENCE:
-                    code = None  # the whole photo as a card is a last resort: only when sure
-                read[i] = (code, conf)
-            return read[i]
+                r = lazy(i)
+                if cands[i].whole_frame and cands[i].score < CROP_SCORE and r.confidence < FRAME_MIN_CONFIDENCE:
+                    r = CardReading(None, r.confidence, r.likely)  # the whole photo as a card: only when sure
+                read[i] = r
+            return read[i].card, read[i].confidence
 
         best, best_score = -1, -1.0
         for i, cand in enumerate(cands):
@@ -124,7 +222,7 @@ class Recogniser:
         if best < 0:
             if not cands:
                 return Recognition(None, 0.0, None)
-            return Recognition(None, read[0][1], cands[0].quad)
+            return Recognition(None, read[0].confidence, cands[0].quad, read[0].likely)
         if cands[best].whole_frame:
             best = card_in_frame(cands, best, reading)
         outer = [i for i, c in enumerate(cands)
@@ -133,8 +231,39 @@ class Recogniser:
             # the card is the biggest such outline; what it reads as (None included) stands
             best = max(outer, key=lambda i: cv2.contourArea(cands[i].quad.astype(np.float32)))
             reading(best)
-        code, conf = read[best]
-        return Recognition(code, conf, cands[best].quad)
+        r = read[best]
+        return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
+
+    def _lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
+        """reading(i) of quads[i]: the learned reader reads them all at once (one batch is
+        cheap), the classic reader only those asked for (it is the slow one)."""
+        warped = [warp_card(image_bgr, q, (CANON_W, CANON_H)) for q in quads]
+        if self.reader is None:
+            return lambda i: self._classic(warped[i])
+        probs = self.reader.probabilities(warped, both_ends=True) if warped else None
+        return lambda i: self._combine(self._learned(probs[i]), warped[i])
+
+    def identify_all(self, image_bgr: np.ndarray) -> list[Recognition]:
+        """Every card in the image (a hand spread out for scoring), best first: each outline
+        the finder gives that reads as a card, once. An outline that overlaps one already
+        taken, or lies inside it (its oval, a panel of its print), is the same card; an
+        outline around two touching cards reads as neither surely, or has no card's shape."""
+        found = find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=max(ALL_WORK_SIDE, 1),
+                           max_scored=ALL_MAX_SCORED)
+        cands = [c for c in found if not c.whole_frame and _card_shaped(c.quad)]
+        lazy = self._lazy_reader(image_bgr, [c.quad for c in cands])
+        read = []
+        for i, cand in enumerate(cands):
+            r = lazy(i)
+            if r.card is not None:
+                read.append((r.confidence * (0.5 + 0.5 * min(1.0, cand.score / 0.6)),
+                             Recognition(r.card, r.confidence, cand.quad, r.likely)))
+        kept: list[Recognition] = []
+        for _, r in sorted(read, key=lambda t: -t[0]):
+            assert r.quad is not None
+            if all(_apart(r.quad, k.quad) for k in kept if k.quad is not None):
+                kept.append(r)
+        return kept
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
@@ -231,6 +360,13 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
              and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines are two cards: little overlap, and neither mostly inside the other."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return smaller > 0 and inter / smaller < ALL_OVERLAP
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:

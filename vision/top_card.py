@@ -33,6 +33,7 @@ class Reading:
     card: str | None
     confidence: float
     quad: np.ndarray | None  # 4x2, frame pixels
+    likely: tuple[tuple[str, float], ...] = ()  # the two likeliest codes, read or declined
 
 
 def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
@@ -125,20 +126,35 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}
     readings: dict[str, list[tuple[float, np.ndarray]]] = {}
-    for quad in candidates:
-        card, confidence = recogniser.classify_card(warp_card(crop, quad))
+    likely: dict[str, tuple[tuple[str, float], ...]] = {}
+    declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
+    for quad, (card, confidence, said) in zip(candidates, _read_all(recogniser, [warp_card(crop, q) for q in candidates])):
         if card is None:
+            if said:
+                declined.append((_overlap(quad, changed, changed_area), said))
             continue
+        likely.setdefault(card, said)
         # an outline votes as much as it matches the change: the card's own outline matches
         # it best; its oval's (a third of it) and one around older cards too (their print
         # reads surely as an older card) match it less
         votes[card] = votes.get(card, 0.0) + float(confidence) * _overlap(quad, changed, changed_area)
         readings.setdefault(card, []).append((float(confidence), quad))
     if not votes:
-        return Reading(None, 0.0, candidates[0] + offset if candidates else None)
+        # declined: what the outline that best matches the change thought it might be
+        said = max(declined, key=lambda t: t[0])[1] if declined else ()
+        return Reading(None, 0.0, candidates[0] + offset if candidates else None, said)
     card = max(votes, key=lambda c: votes[c])
     # its surest reading, on the biggest outline that read it about as surely: the card's
     # oval reads as surely as the card, and must not pass for the card's size
     surest = max(c for c, _ in readings[card])
     quad = max((q for c, q in readings[card] if c >= surest - AS_SURE), key=_area)
-    return Reading(card, surest, quad + offset)
+    runner_up = tuple(t for t in likely[card] if t[0] != card)[:1]
+    return Reading(card, surest, quad + offset, ((card, round(surest, 3)),) + runner_up)
+
+
+def _read_all(recogniser: Any, warped: list[np.ndarray]) -> list[tuple[str | None, float, tuple[tuple[str, float], ...]]]:
+    """(code, confidence, two likeliest codes) of each rectified outline: in one batch when
+    the recogniser reads batches (the learned reader), else one by one."""
+    if hasattr(recogniser, "read_cards"):
+        return [(r.card, r.confidence, r.likely) for r in recogniser.read_cards(warped)]
+    return [(*recogniser.classify_card(w), ()) for w in warped]

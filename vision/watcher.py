@@ -57,10 +57,14 @@ class Event:
     t: float
     frame: int
     quad: tuple[tuple[float, float], ...] | None = None
+    likely: tuple[tuple[str, float], ...] = ()  # the two likeliest codes (landed), read or declined
 
     def as_json(self) -> dict[str, Any]:
-        return {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),
-                "t": round(self.t, 3), "frame": self.frame}
+        out = {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),
+               "t": round(self.t, 3), "frame": self.frame}
+        if self.event == "landed":
+            out["likely"] = [list(t) for t in self.likely]
+        return out
 
 
 WITHDRAWN = 0.1  # what came in has gone (in part) once the change shrinks by this share of its most
@@ -305,7 +309,8 @@ class PileWatcher:
         # Report it now; the pile image takes it in once all is still (part of the card may
         # still lie near the hand, and the rest of the pile image is as old as the last state).
         self._early = reading
-        return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))]
+        return [Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad),
+                      reading.likely)]
 
     def _raw_change(self, a: View, b: View, roi: tuple[slice, slice]) -> np.ndarray:
         return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], self.config.motion.diff_threshold)
@@ -450,7 +455,8 @@ class PileWatcher:
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
         if reading.quad is not None and reading.confidence >= SIDE_CONFIDENCE:
             self._sides = (self._sides + [_short_long(reading.quad)[0]])[-5:]
-        return Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad))
+        return Event("landed", reading.card, reading.confidence, t, frame_index, _quad_tuple(reading.quad),
+                     reading.likely)
 
     def _least(self, exposure_step: float = 0.0) -> float:
         """The fewest changed pixels that make a new pile state. Less than a share of a
