@@ -285,11 +285,13 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
-    """Card quads in the image, best (the top card of a pile) first."""
+def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_SIDE,
+               max_scored: int = MAX_SCORED) -> list[CardQuad]:
+    """Card quads in the image, best (the top card of a pile) first. A photo of many cards
+    (hands spread out for scoring) needs a larger `work_side` and `max_scored`."""
     h, w = image_bgr.shape[:2]
     # shrink by an integer factor: INTER_AREA is several times faster then
-    k = max(1, round(max(h, w) / WORK_SIDE))
+    k = max(1, round(max(h, w) / work_side))
     if k > 1:
         # crop to a multiple of k so the shrink is exact (OpenCV's fast INTER_AREA path)
         src = image_bgr[: h - h % k, : w - w % k]
@@ -347,7 +349,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8) -> list[CardQuad]:
             seen.add(key)
             distinct.append((shape, quad, hull))
     scored: list[tuple[float, np.ndarray, np.ndarray | None]] = []
-    for shape, quad, hull in distinct[:MAX_SCORED]:
+    for shape, quad, hull in distinct[:max_scored]:
         q = order_quad(quad)
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
         look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
