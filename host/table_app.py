@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from .actions import HELP, Undo, action_event, button_event, landed_event
+from .awaited import Awaited, awaited, what_now
 from .errors import UserError
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
@@ -44,9 +45,20 @@ class TableController:
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
+    _awaited: tuple[int, list[Awaited]] | None = None
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
+
+    def awaited(self) -> list[Awaited]:
+        """What the referee waits for from a person now (worked out once per journal change)."""
+        done = len(self.session.records)
+        if self._awaited is None or self._awaited[0] != done:
+            self._awaited = (done, awaited(self.session.referee))
+        return self._awaited[1]
+
+    def what_now(self) -> str:
+        return what_now(self.session.referee, self.names)
 
     # -- camera --------------------------------------------------------------------------
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
@@ -103,7 +115,7 @@ class TableController:
             return True
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
-            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now")
+            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
         elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
         else:
@@ -150,13 +162,16 @@ class TableController:
             ev = dict(out.event)
             if ev.get("seat") is None and ev.get("type") == "card":
                 ev["seat"] = getattr(self, "_expected", None)
-            text = describe_event(ev)
-            for i, name in enumerate(self.names):
-                text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+            text = self._named(describe_event(ev))
             if out.verdict is not None and out.verdict.illegal is not None:
                 text += f" ILLEGAL ({out.verdict.illegal.get('reason')})"
             return text
         return out.note or out.kind
+
+    def _named(self, text: str) -> str:
+        for i, name in enumerate(self.names):
+            text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+        return text
 
     def publish(self, line: str | None = None) -> None:
         """Show the current state on the board and the screen."""
