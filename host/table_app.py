@@ -11,14 +11,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from .actions import HELP, Undo, action_event, button_event, landed_event
+from .actions import HELP, Undo, action_event, button_event, landed_event, refusal
 from .awaited import Awaited, awaited, what_now
 from .errors import UserError
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
 from .table import Outcome, TableSession
-from .terminal_view import seat_names
+from .terminal_view import REASONS, seat_names
 
 
 class View(Protocol):
@@ -118,15 +118,27 @@ class TableController:
             self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
         elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
-        else:
+        elif not self._refused(event):
             self._submit(event, "key")
+        return True
+
+    def _refused(self, event: dict[str, Any]) -> bool:
+        """A slip (a key that has nothing to do now) is said on the screen, never journaled."""
+        try:
+            reason = refusal(self.session.referee, event)
+        except UserError:
+            return False  # a malformed event: _submit says what is wrong with it
+        if reason is None:
+            return False
+        self.view.notice(f"not now: {self._named(describe_event(event))} - {REASONS.get(reason, reason)}; "
+                         f"nothing recorded. Now: {self.what_now()}")
         return True
 
     def button(self, btn: ButtonEvent) -> Outcome | None:
         state = self.session.state
         event = button_event(self.session.game, btn.button, btn.press, btn.arg or "-", state,
                              events=self.session.referee.events)
-        if event is None:
+        if event is None or (isinstance(event, dict) and self._refused(event)):
             return None
         record: dict[str, Any] = {"type": "undo"} if isinstance(event, Undo) else dict(event)
         record["src"] = source_tag(btn)
