@@ -29,9 +29,9 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "x": ("card", "card"),
 }
 
-HELP = ("keys: d draw  p pass  o out  u undo  r/y/g/b colour  n UNO call  k <seat> catch  h challenge  "
-        "G/I guilty/innocent  t <seat> target  e end turn  w new hand  v <cards> reveal  "
-        "x <card> type a card  <seat> <key>: act for that seat  q quit")
+HELP = ("keys (act at once): p pass  o out  u undo  r/y/g/b colour  n UNO call  h challenge  G/I guilty/innocent  "
+        "e end turn  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
+        "t <seat> target  v <cards> reveal  x <card> type a card  <seat> <key>: act for that seat")
 
 
 class Undo:

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Iterator
 from .awaited import describe
 from .keyboard import CommandError, KeyReader, parse_command
 from .table_app import TableController
-from .terminal_view import prompt_line
+from .terminal_view import CONFIRM_HELP, prompt_line
 
 FLUSH_BOARD_S = 5.0  # at the end: how long to wait for the board to ack the final state (> the link's 4 s retry)
 
@@ -71,7 +71,7 @@ class RunLoop:
 
     def ask_confirmation(self, what: str) -> None:
         self.confirming = True
-        self.ctrl.view.notice(f"confirm: {what} -- Enter if right; else u (undo) then x <card>, then Enter")
+        self.ctrl.view.notice(f"confirm: {what} -- {CONFIRM_HELP}")
 
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:

@@ -181,11 +181,14 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
     return "\n".join(lines)
 
 
+CONFIRM_HELP = ("Enter alone if right; else fix it first, each line with its Enter (u to undo, x red-5 for "
+                "the right card, d 4, w 2), then Enter alone; a single key such as p or r acts at once")
+
+
 def prompt_line(typed: str, paused_for: str | None = None, confirming: bool = False) -> str:
     """The line the cursor sits on: what the keyboard is for now, then what is being typed."""
     if confirming:
-        head = ("confirm? Enter alone: right. Else fix it first: u undo, x <card> then Enter "
-                "(a line ends with Enter; a lone key acts at once)")
+        head = f"confirm? {CONFIRM_HELP}"
     elif paused_for:
         head = f"video paused - {paused_for}"
     else:
