@@ -88,6 +88,8 @@ def parse_command(line: str) -> Command | None:
         if colour not in COLOURS:
             raise CommandError(f"c: expected a colour ({', '.join(COLOURS)})")
         return Command("color", seat, colour)
+    if needs == "cards" and not rest:
+        return Command(action, seat)  # `v` alone: read the hand shown to the camera
     if not rest:
         raise CommandError(f"{key}: needs a {needs} after it")
     if needs == "seat":

@@ -156,7 +156,9 @@ class RunLoop:
 
     def _wait_for_table(self) -> None:
         """A recording waits while the referee waits for a person (see the module's docstring)."""
+        waited = False
         while (what := self.waiting_for()) is not None and not self.quit:
+            waited = True
             if self.keys is None or self.keys.closed:
                 self.ctrl.view.notice("no answer (end of input): stopping here")
                 self.quit = True
@@ -167,6 +169,8 @@ class RunLoop:
                     self.ctrl.view.notice(f"video paused, waiting for: {what}")
             self.idle(0.05)
         self.paused_for = None
+        if waited:
+            self.ctrl.view.update(self.ctrl, None)  # the prompt no longer says the video waits
 
     def _after_source(self) -> None:
         """The video ended (or there is none): keep taking keys until quit or end of input."""

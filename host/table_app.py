@@ -45,6 +45,9 @@ class TableController:
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
+    # scoring by showing a hand: (seat) -> the codes of every card spread under the camera, or
+    # None when none could be read; None here: no multi-card reader attached, the cards are typed
+    read_hand: Callable[[int], list[str] | None] | None = None
     _awaited: tuple[int, list[Awaited]] | None = None
 
     def __post_init__(self) -> None:
@@ -113,6 +116,8 @@ class TableController:
                 self.last_card = cmd.arg
                 self._submit({**event, **where}, "key")
             return True
+        if cmd.action == "reveal" and cmd.arg is None:
+            return self._reveal_shown(cmd.seat)
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
             self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
@@ -120,6 +125,22 @@ class TableController:
             self._submit({"type": "undo"}, "key")
         elif not self._refused(event):
             self._submit(event, "key")
+        return True
+
+    def _reveal_shown(self, seat: int | None) -> bool:
+        """`<seat> v` alone: score the hand spread under the camera (typing stays the fallback)."""
+        who = seat if seat is not None else next((a.seat for a in self.awaited() if a.kind == "reveal"), None)
+        if who is None:
+            self.view.notice(f"v: whose hand? type <seat> v; now: {self.what_now()}")
+            return True
+        cards = self.read_hand(who) if self.read_hand is not None else None
+        if cards is None:
+            why = "no card reader for a whole hand is attached" if self.read_hand is None else "no card read"
+            self.view.notice(f"{self.names[who]}'s hand: {why}; type the cards: {who} v <card> <card> ...")
+            return True
+        self.view.notice(f"{self.names[who]}'s hand as read: {' '.join(cards) or 'no cards'} (u undoes it)")
+        if not self._refused({"type": "reveal", "seat": who, "cards": cards}):
+            self._submit({"type": "reveal", "seat": who, "cards": cards}, "camera")
         return True
 
     def _refused(self, event: dict[str, Any]) -> bool:
