@@ -8,7 +8,7 @@ pile gives them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 COLOUR_KEYS = "r/y/g/b (board: hold COLOUR)"
@@ -21,8 +21,8 @@ class Awaited:
     seat: int | None   # who gives it (None: the table)
     what: str          # in words, for "waiting for: ..."
     keys: str          # the key(s) that answer it
-    blocks: bool       # True: nothing else can happen first (a recording pauses until it comes);
-                       # False: a card on the pile may answer it instead (Enter lets the video go on)
+    blocks: bool = True  # True: no card may come first (a recording pauses until it comes);
+                         # False: the seat on turn may play a card instead (Enter lets the video go on)
 
 
 def _legal(referee: Any, event: dict[str, Any]) -> bool:
@@ -33,45 +33,54 @@ def _legal(referee: Any, event: dict[str, Any]) -> bool:
 
 
 def awaited(referee: Any) -> list[Awaited]:
-    """Every input the referee is waiting for from a person now, the most urgent first."""
+    """Every input the referee is waiting for from a person now, the most urgent first.
+
+    They block (a recording waits for them) when no card the seat on turn could lay would be
+    legal: a target, a challenge's outcome, a draw that cannot be stacked, the end of a hand,
+    a colour unless the next card may name it (infer_color_from_next_card)."""
+    items = _inputs(referee)
+    if items and referee.legal_cards():
+        return [replace(item, blocks=False) for item in items]
+    return items
+
+
+def _inputs(referee: Any) -> list[Awaited]:
     state = referee.state
     if state.get("game_over"):
         return []
     out: list[Awaited] = []
     kinds = {item["kind"]: item["seat"] for item in state.get("awaiting") or []}
     if "color" in kinds:
-        out.append(Awaited("color", kinds["color"], "a colour for the wild", COLOUR_KEYS, True))
+        out.append(Awaited("color", kinds["color"], "a colour for the wild", COLOUR_KEYS))
     if "target" in kinds:
-        out.append(Awaited("target", kinds["target"], "the seat to swap hands with", "t <seat>", True))
+        out.append(Awaited("target", kinds["target"], "the seat to swap hands with", "t <seat>"))
     if "challenge_result" in kinds:
         out.append(Awaited("challenge_result", kinds["challenge_result"],
                            "the challenge's outcome (the hand is shown to the challenger)",
-                           "G guilty / I innocent", True))
+                           "G guilty / I innocent"))
     pending = state.get("pending") or {}
     if pending.get("kind") == "draw" and "challenge_result" not in kinds:
         seat = pending["seat"]
         keys = "d (board: DRAW)"
         if _legal(referee, {"type": "challenge", "seat": seat}):
             keys += ", or h to challenge the Wild Draw Four"
-        # a card may answer it when the victim may stack (or jump in): then the pile can too
-        stackable = not state.get("hand_over") and bool(referee.legal_cards())
-        out.append(Awaited("draw", seat, f"a draw of {pending.get('count')}", keys, not stackable))
+        out.append(Awaited("draw", seat, f"a draw of {pending.get('count')}", keys))
     elif pending.get("kind") == "roulette" and "color" not in kinds:
         out.append(Awaited("roulette", pending["seat"], "the cards turned until the colour showed",
-                           "d <n>", True))
+                           "d <n>"))
     if "play_or_pass" in kinds:
         out.append(Awaited("play_or_pass", kinds["play_or_pass"], "the drawn card played, or a pass",
-                           "p (board: PASS), or the card on the pile", False))
+                           "p (board: PASS), or the card on the pile"))
     for seat, count in sorted((int(s), c) for s, c in (state.get("penalty_draws") or {}).items()):
         out.append(Awaited("penalty", seat, f"{count} penalty card{'s' if count != 1 else ''} drawn",
-                           f"{seat} d", False))
+                           f"{seat} d"))
     if state.get("hand_over"):
         for seat in range(referee.players):
             if _legal(referee, {"type": "reveal", "seat": seat, "cards": []}):
                 out.append(Awaited("reveal", seat, "the cards left in the hand, for the score",
-                                   f"{seat} v <card> <card> ...", True))
+                                   f"{seat} v <card> <card> ..."))
         if _legal(referee, {"type": "new_hand"}):
-            out.append(Awaited("new_hand", None, "the next hand", "w [dealer seat]", True))
+            out.append(Awaited("new_hand", None, "the next hand", "w [dealer seat]"))
     return out
 
 

@@ -48,3 +48,10 @@ def test_ninety_nine_games_await_nothing_from_the_keyboard() -> None:
     ref.push({"type": "card", "seat": 1, "card": "play2"})
     assert awaited(ref) == []  # the two plays come from the pile
     assert "o if" in what_now(ref, ["Ana", "Bo", "Cy"])
+
+
+def test_a_colour_blocks_unless_the_next_card_may_name_it() -> None:
+    for infer in (True, False):
+        ref = Referee("uno", 3, {"infer_color_from_next_card": infer}, setup={"top": "red-5"})
+        ref.push({"type": "card", "seat": 1, "card": "wild"})
+        assert kinds(ref) == [("color", 1, not infer)]
