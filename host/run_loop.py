@@ -50,6 +50,7 @@ class RunLoop:
         self.confirming = False
         self.released_at: int | None = None  # journal length at which Enter let the video go on
         self.paused_for: str | None = None   # what the video waits for (shown once per pause)
+        self.may_go_on = False               # ... and a lone Enter lets it go on (a card may answer)
         self.quit = False
         self.frames_seen = 0
 
@@ -139,36 +140,46 @@ class RunLoop:
 
     def prompt(self) -> str:
         """The screen's prompt line: what the keys are for now and the line being typed."""
-        return prompt_line(self.keys.buffer if self.keys is not None else "", self.paused_for, self.confirming)
+        typed = self.keys.buffer if self.keys is not None else ""
+        return prompt_line(typed, self.paused_for is not None, self.may_go_on, self.confirming)
 
-    def waiting_for(self) -> str | None:
-        """What a recording waits for now, in words; None: the video goes on."""
+    def waiting_for(self) -> tuple[str, bool] | None:
+        """What a recording waits for now, in words, and whether a lone Enter lets it go on;
+        None: the video goes on."""
         if self.confirming:
-            return "a confirmation"
+            return "a confirmation", False
         if not self.wait_when_asking:
             return None
         if self.ctrl.asking is not None:
-            return "the name of the card the camera cannot read"
+            return "the name of the card the camera cannot read", False
         items = self.ctrl.awaited()
-        if any(item.blocks for item in items) or (items and self.released_at != len(self.ctrl.session.records)):
-            return "; ".join(describe(item, self.ctrl.names) for item in items)
+        what = "; ".join(describe(item, self.ctrl.names) for item in items)
+        if any(item.blocks for item in items):
+            return what, False
+        if items and self.released_at != len(self.ctrl.session.records):
+            return what, True
         return None
 
     def _wait_for_table(self) -> None:
         """A recording waits while the referee waits for a person (see the module's docstring)."""
         waited = False
-        while (what := self.waiting_for()) is not None and not self.quit:
+        while (wait := self.waiting_for()) is not None and not self.quit:
             waited = True
             if self.keys is None or self.keys.closed:
                 self.ctrl.view.notice("no answer (end of input): stopping here")
                 self.quit = True
                 return
+            what, self.may_go_on = wait
             if what != self.paused_for:
                 self.paused_for = what
-                if not self.confirming:
-                    self.ctrl.view.notice(f"video paused, waiting for: {what}")
+                if not self.confirming and not getattr(self.ctrl.view, "interactive", False):
+                    go_on = " (or Enter alone: a card comes instead)" if self.may_go_on else ""
+                    self.ctrl.view.notice(f"video paused, waiting for: {what}{go_on}")
+                else:
+                    self.ctrl.view.update(self.ctrl, None)  # a terminal shows it in the prompt
             self.idle(0.05)
         self.paused_for = None
+        self.may_go_on = False
         if waited:
             self.ctrl.view.update(self.ctrl, None)  # the prompt no longer says the video waits
 

@@ -185,12 +185,14 @@ CONFIRM_HELP = ("Enter alone if right; else fix it first, each line with its Ent
                 "the right card, d 4, w 2), then Enter alone; a single key such as p or r acts at once")
 
 
-def prompt_line(typed: str, paused_for: str | None = None, confirming: bool = False) -> str:
+def prompt_line(typed: str, paused: bool = False, may_go_on: bool = False, confirming: bool = False) -> str:
     """The line the cursor sits on: what the keyboard is for now, then what is being typed."""
     if confirming:
         head = f"confirm? {CONFIRM_HELP}"
-    elif paused_for:
-        head = f"video paused - {paused_for}"
+    elif paused and may_go_on:
+        head = "video paused - answer what is waited for above, or Enter alone: a card comes instead"
+    elif paused:
+        head = "video paused until the table answers what is waited for above"
     else:
         return f"> {typed}"
     return f"{head}\n> {typed}"
