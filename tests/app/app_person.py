@@ -4,22 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app_run_driver import _plain as plain, game_events  # noqa: F401 (the journal's game, for the tests)
 from tableref.game_script import _typed
-
-
-def plain(ev: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ev.items() if k not in ("t", "frame", "confidence", "src") and not (k == "seat" and v is None)}
-
-
-def game_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The referee events a journal amounts to (undo applied, table records dropped)."""
-    out: list[dict[str, Any]] = []
-    for r in records:
-        if r["type"] == "undo":
-            out.pop()
-        elif r["type"] != "taken_back":
-            out.append(plain(r))
-    return out
 
 
 def is_card(ev: dict[str, Any]) -> bool:
