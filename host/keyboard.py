@@ -165,7 +165,7 @@ class _WindowsConsole:
 
     def __init__(self) -> None:
         import msvcrt
-        self.msvcrt = msvcrt
+        self.msvcrt: Any = msvcrt  # (typeshed knows its functions on Windows only)
 
     def read(self, timeout: float) -> str | None:
         deadline = time.monotonic() + timeout
