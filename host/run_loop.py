@@ -116,7 +116,7 @@ class RunLoop:
             first = self._fast_forward(it) if self.skip_through_frame is not None else None
             if self.confirm and self.ctrl.session.records:
                 self.ask_confirmation("resumed here")
-                self._wait_for_table()
+            self._wait_for_table()  # resumed where the referee waits for a person: answer first
             start = time.monotonic()
             t0: float | None = None
             pending = [first] if first is not None else []
