@@ -29,9 +29,9 @@ KEYS: dict[str, tuple[str, str | None]] = {
     "x": ("card", "card"),
 }
 
-HELP = ("keys: d draw  p pass  o out  u undo  r/y/g/b colour  n UNO call  k <seat> catch  h challenge  "
-        "G/I guilty/innocent  t <seat> target  e end turn  w new hand  v <cards> reveal  "
-        "x <card> type a card  <seat> <key>: act for that seat  q quit")
+HELP = ("keys (act at once): p pass  o out  u undo  r/y/g/b colour  n UNO call  h challenge  G/I guilty/innocent  "
+        "e end turn  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
+        "t <seat> target  v <cards> reveal  x <card> type a card  <seat> <key>: act for that seat")
 
 
 class Undo:
@@ -137,6 +137,28 @@ def _card_type(state: dict[str, Any]) -> str:
             and not state.get("game_over")):
         return "flip"
     return "card"
+
+
+# reasons that mean "nothing to do with this now": a key that gets one of these and changes
+# nothing else is a slip at the keyboard (or on the board), not a play to journal
+SLIP_REASONS = ("wrong_seat", "pass_not_allowed", "invalid_catch")
+
+
+def refusal(referee: Any, event: dict[str, Any]) -> str | None:
+    """The reason to refuse a key's (or button's) event, or None to journal it.
+
+    Refused: an event the referee would flag with a slip reason while changing nothing else
+    (a colour when no wild waits, a draw before the first card, a pass before a draw). One
+    that changes the game (a false catch that costs a penalty) is a play and is journaled.
+    """
+    verdict = referee.check(event)
+    if verdict.illegal is None or verdict.illegal.get("reason") not in SLIP_REASONS:
+        return None
+    before = {k: v for k, v in referee.state.items() if k != "illegal"}
+    referee.push(event)
+    after = {k: v for k, v in referee.state.items() if k != "illegal"}
+    referee.pop()
+    return verdict.illegal["reason"] if after == before else None
 
 
 def landed_event(state: dict[str, Any], card: str) -> dict[str, Any]:

@@ -156,7 +156,6 @@ def run(args: argparse.Namespace) -> int:
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
-        view.prompt = lambda: f"> {keys.buffer}" if keys is not None else ""
         view.board_text = None
         preview = None
         if args.preview:
@@ -170,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
             view.notice(HELP)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
                        wait_when_asking=replayable, confirm=args.confirm and replayable)
+        view.prompt = loop.prompt
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame

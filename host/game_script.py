@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .actions import action_event, button_event, landed_event
+from .actions import action_event, button_event, landed_event, refusal
 from .referee import Referee
 from .simulate import SimGame, simulate_game
 
@@ -90,6 +90,9 @@ def table_steps(game: SimGame) -> TableGame:
     for ev in game.events:
         state = tab_ref.state
         t = ev["type"]
+        if t not in ("card", "flip") and refusal(tab_ref, ev) is not None:
+            sim_ref.push(ev)  # a slip the table refuses (a key that changes nothing): never journaled
+            continue
         sim_v = sim_ref.push(ev)
         if t in ("card", "flip"):
             candidates = [Step("land", card=ev["card"], event=landed_event(state, ev["card"]))]

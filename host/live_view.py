@@ -6,6 +6,7 @@ import json
 import sys
 from typing import IO, Any, Callable, Sequence
 
+from .awaited import describe
 from .rules.describe import describe_state
 from .terminal_view import Style, render
 
@@ -63,7 +64,8 @@ class LiveView:
             self._notice = None
             if ctrl.asking is not None:
                 notice = "WHICH CARD? type x <card> (the board shows CArd)"
-            screen = render(state, session.game, ctrl.names, list(ctrl.recent), self.style, notice)
+            waiting = [describe(item, ctrl.names) for item in ctrl.awaited()]
+            screen = render(state, session.game, ctrl.names, list(ctrl.recent), self.style, notice, waiting)
             board = self.board_text() if self.board_text else None
             if board:
                 screen += "\nboard: " + board

@@ -4,6 +4,13 @@ Nothing here blocks for long: a camera read waits for the next frame (tens of ms
 and the board link are polled without waiting. A video file is read as fast as it decodes
 unless `speed` paces it (1.0 = as recorded).
 
+The video waits for the table: while the referee waits for a person (tableref.awaited: a
+colour, a draw owed, a challenge's outcome, the end of a hand; or an unreadable card, or a
+confirmation in --confirm mode) a recording is not read on, so no card is judged before the
+answer. An input a card on the pile may give instead (a pass or the drawn card, a draw that
+may be stacked) holds the video until it comes or until a lone Enter lets the video go on. A
+live camera cannot wait: it keeps watching while the screen and the board say what is awaited.
+
 Resuming from a file: the journal's camera records carry the frame they came from. The loop
 first feeds every frame up to the last journaled one to the watcher and drops its events, so
 the watcher is primed on the pile exactly as it looked there (its reference image, the history
@@ -18,8 +25,10 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable, Iterator
 
+from .awaited import describe
 from .keyboard import CommandError, KeyReader, parse_command
 from .table_app import TableController
+from .terminal_view import CONFIRM_HELP, prompt_line
 
 FLUSH_BOARD_S = 5.0  # at the end: how long to wait for the board to ack the final state (> the link's 4 s retry)
 
@@ -39,6 +48,9 @@ class RunLoop:
         self.wait_when_asking = wait_when_asking  # a video cannot be straightened: wait for the answer
         self.confirm = confirm  # review a recording: wait for Enter (or a correction) after each camera event
         self.confirming = False
+        self.released_at: int | None = None  # journal length at which Enter let the video go on
+        self.paused_for: str | None = None   # what the video waits for (shown once per pause)
+        self.may_go_on = False               # ... and a lone Enter lets it go on (a card may answer)
         self.quit = False
         self.frames_seen = 0
 
@@ -60,7 +72,7 @@ class RunLoop:
 
     def ask_confirmation(self, what: str) -> None:
         self.confirming = True
-        self.ctrl.view.notice(f"confirm: {what} -- Enter if right; else u (undo) then x <card>, then Enter")
+        self.ctrl.view.notice(f"confirm: {what} -- {CONFIRM_HELP}")
 
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:
@@ -71,7 +83,9 @@ class RunLoop:
             self.ctrl.view.update(self.ctrl, None)  # echo the line being typed in the prompt
         for line in lines:
             if not line.strip():
-                self.confirming = False  # Enter: the person agrees with what the camera saw
+                # Enter: the person agrees with what the camera saw, and lets the video go on
+                self.confirming = False
+                self.released_at = len(self.ctrl.session.records)
                 continue
             try:
                 cmd = parse_command(line)
@@ -102,7 +116,7 @@ class RunLoop:
             first = self._fast_forward(it) if self.skip_through_frame is not None else None
             if self.confirm and self.ctrl.session.records:
                 self.ask_confirmation("resumed here")
-                self._wait_for_table()
+            self._wait_for_table()  # resumed where the referee waits for a person: answer first
             start = time.monotonic()
             t0: float | None = None
             pending = [first] if first is not None else []
@@ -117,19 +131,57 @@ class RunLoop:
                         self.handle_keys(delay)
                 self.handle_frame(frame)
                 self.idle()
+                waited = time.monotonic()
                 self._wait_for_table()
+                start += time.monotonic() - waited  # a pause does not count as video time
         self._after_source()
         self.flush_board()
         return 0
 
+    def prompt(self) -> str:
+        """The screen's prompt line: what the keys are for now and the line being typed."""
+        typed = self.keys.buffer if self.keys is not None else ""
+        return prompt_line(typed, self.paused_for is not None, self.may_go_on, self.confirming)
+
+    def waiting_for(self) -> tuple[str, bool] | None:
+        """What a recording waits for now, in words, and whether a lone Enter lets it go on;
+        None: the video goes on."""
+        if self.confirming:
+            return "a confirmation", False
+        if not self.wait_when_asking:
+            return None
+        if self.ctrl.asking is not None:
+            return "the name of the card the camera cannot read", False
+        items = self.ctrl.awaited()
+        what = "; ".join(describe(item, self.ctrl.names) for item in items)
+        if any(item.blocks for item in items):
+            return what, False
+        if items and self.released_at != len(self.ctrl.session.records):
+            return what, True
+        return None
+
     def _wait_for_table(self) -> None:
-        """A recording waits while the referee asks for a card or for a confirmation."""
-        while ((self.wait_when_asking and self.ctrl.asking is not None) or self.confirming) and not self.quit:
+        """A recording waits while the referee waits for a person (see the module's docstring)."""
+        waited = False
+        while (wait := self.waiting_for()) is not None and not self.quit:
+            waited = True
             if self.keys is None or self.keys.closed:
                 self.ctrl.view.notice("no answer (end of input): stopping here")
                 self.quit = True
                 return
+            what, self.may_go_on = wait
+            if what != self.paused_for:
+                self.paused_for = what
+                if not self.confirming and not getattr(self.ctrl.view, "interactive", False):
+                    go_on = " (or Enter alone: a card comes instead)" if self.may_go_on else ""
+                    self.ctrl.view.notice(f"video paused, waiting for: {what}{go_on}")
+                else:
+                    self.ctrl.view.update(self.ctrl, None)  # a terminal shows it in the prompt
             self.idle(0.05)
+        self.paused_for = None
+        self.may_go_on = False
+        if waited:
+            self.ctrl.view.update(self.ctrl, None)  # the prompt no longer says the video waits
 
     def _after_source(self) -> None:
         """The video ended (or there is none): keep taking keys until quit or end of input."""

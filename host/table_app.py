@@ -11,13 +11,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from .actions import HELP, Undo, action_event, button_event, landed_event
+from .actions import HELP, Undo, action_event, button_event, landed_event, refusal
+from .awaited import Awaited, awaited, what_now
 from .errors import UserError
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
 from .table import Outcome, TableSession
-from .terminal_view import seat_names
+from .terminal_view import REASONS, seat_names
 
 
 class View(Protocol):
@@ -44,9 +45,23 @@ class TableController:
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
+    # scoring by showing a hand: (seat) -> the codes of every card spread under the camera, or
+    # None when none could be read; None here: no multi-card reader attached, the cards are typed
+    read_hand: Callable[[int], list[str] | None] | None = None
+    _awaited: tuple[int, list[Awaited]] | None = None
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
+
+    def awaited(self) -> list[Awaited]:
+        """What the referee waits for from a person now (worked out once per journal change)."""
+        done = len(self.session.records)
+        if self._awaited is None or self._awaited[0] != done:
+            self._awaited = (done, awaited(self.session.referee))
+        return self._awaited[1]
+
+    def what_now(self) -> str:
+        return what_now(self.session.referee, self.names)
 
     # -- camera --------------------------------------------------------------------------
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
@@ -101,20 +116,50 @@ class TableController:
                 self.last_card = cmd.arg
                 self._submit({**event, **where}, "key")
             return True
+        if cmd.action == "reveal" and cmd.arg is None:
+            return self._reveal_shown(cmd.seat)
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
-            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now")
+            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
         elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
-        else:
+        elif not self._refused(event):
             self._submit(event, "key")
+        return True
+
+    def _reveal_shown(self, seat: int | None) -> bool:
+        """`<seat> v` alone: score the hand spread under the camera (typing stays the fallback)."""
+        who = seat if seat is not None else next((a.seat for a in self.awaited() if a.kind == "reveal"), None)
+        if who is None:
+            self.view.notice(f"v: whose hand? type <seat> v; now: {self.what_now()}")
+            return True
+        cards = self.read_hand(who) if self.read_hand is not None else None
+        if cards is None:
+            why = "no card reader for a whole hand is attached" if self.read_hand is None else "no card read"
+            self.view.notice(f"{self.names[who]}'s hand: {why}; type the cards: {who} v <card> <card> ...")
+            return True
+        self.view.notice(f"{self.names[who]}'s hand as read: {' '.join(cards) or 'no cards'} (u undoes it)")
+        if not self._refused({"type": "reveal", "seat": who, "cards": cards}):
+            self._submit({"type": "reveal", "seat": who, "cards": cards}, "camera")
+        return True
+
+    def _refused(self, event: dict[str, Any]) -> bool:
+        """A slip (a key that has nothing to do now) is said on the screen, never journaled."""
+        try:
+            reason = refusal(self.session.referee, event)
+        except UserError:
+            return False  # a malformed event: _submit says what is wrong with it
+        if reason is None:
+            return False
+        self.view.notice(f"not now: {self._named(describe_event(event))} - {REASONS.get(reason, reason)}; "
+                         f"nothing recorded. Now: {self.what_now()}")
         return True
 
     def button(self, btn: ButtonEvent) -> Outcome | None:
         state = self.session.state
         event = button_event(self.session.game, btn.button, btn.press, btn.arg or "-", state,
                              events=self.session.referee.events)
-        if event is None:
+        if event is None or (isinstance(event, dict) and self._refused(event)):
             return None
         record: dict[str, Any] = {"type": "undo"} if isinstance(event, Undo) else dict(event)
         record["src"] = source_tag(btn)
@@ -150,13 +195,16 @@ class TableController:
             ev = dict(out.event)
             if ev.get("seat") is None and ev.get("type") == "card":
                 ev["seat"] = getattr(self, "_expected", None)
-            text = describe_event(ev)
-            for i, name in enumerate(self.names):
-                text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+            text = self._named(describe_event(ev))
             if out.verdict is not None and out.verdict.illegal is not None:
                 text += f" ILLEGAL ({out.verdict.illegal.get('reason')})"
             return text
         return out.note or out.kind
+
+    def _named(self, text: str) -> str:
+        for i, name in enumerate(self.names):
+            text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+        return text
 
     def publish(self, line: str | None = None) -> None:
         """Show the current state on the board and the screen."""

@@ -129,8 +129,9 @@ def _centre_text(state: dict[str, Any]) -> str:
 
 
 def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: Iterable[str] = (),
-           style: Style | None = None, notice: str | None = None) -> str:
-    """The whole screen for one state, as lines of text."""
+           style: Style | None = None, notice: str | None = None, waiting: Sequence[str] | None = None) -> str:
+    """The whole screen for one state, as lines of text; `waiting`: each awaited input with its
+    key (tableref.awaited.describe), else the state's bare `awaiting` list."""
     style = style or Style(False)
     title = GAME_TITLES.get(game, game)
     head = f"{title} - hand {state.get('hand', 1)}"
@@ -154,9 +155,13 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
     pending = describe_pending(state.get("pending"), names)
     if pending:
         lines.append(style(YELLOW, "pending: " + pending))
-    for item in state.get("awaiting") or []:
-        who = names[item["seat"]] if item.get("seat") is not None else "?"
-        lines.append(style(YELLOW, f"waiting for: {item['kind'].replace('_', ' ')} from {who}"))
+    if waiting is None:
+        waiting = []
+        for item in state.get("awaiting") or []:
+            who = names[item["seat"]] if item.get("seat") is not None else "?"
+            waiting.append(f"{item['kind'].replace('_', ' ')} from {who}")
+    for text in waiting:
+        lines.append(style(YELLOW, f"waiting for: {text}"))
     owed = state.get("penalty_draws") or {}
     if owed:
         lines.append(style(YELLOW, "penalty: " + ", ".join(f"{names[int(s)]} draws {c}" for s, c in owed.items())))
@@ -174,3 +179,20 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
         lines.append("")
         lines.append("last: " + " | ".join(events[-6:]))
     return "\n".join(lines)
+
+
+CONFIRM_HELP = ("Enter alone if right; else fix it first, each line with its Enter (u to undo, x red-5 for "
+                "the right card, d 4, w 2), then Enter alone; a single key such as p or r acts at once")
+
+
+def prompt_line(typed: str, paused: bool = False, may_go_on: bool = False, confirming: bool = False) -> str:
+    """The line the cursor sits on: what the keyboard is for now, then what is being typed."""
+    if confirming:
+        head = f"confirm? {CONFIRM_HELP}"
+    elif paused and may_go_on:
+        head = "video paused - answer what is waited for above, or Enter alone: a card comes instead"
+    elif paused:
+        head = "video paused until the table answers what is waited for above"
+    else:
+        return f"> {typed}"
+    return f"{head}\n> {typed}"
