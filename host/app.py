@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
                        wait_when_asking=replayable, confirm=args.confirm and replayable)
         view.prompt = loop.prompt
+        ctrl.read_hand = loop.read_hand
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame

@@ -53,10 +53,20 @@ class RunLoop:
         self.may_go_on = False               # ... and a lone Enter lets it go on (a card may answer)
         self.quit = False
         self.frames_seen = 0
+        self.last_image: Any = None  # the newest frame: a hand spread for scoring is read from it
+
+    def read_hand(self, seat: int) -> list[str] | None:
+        """Every card in the camera's view now (a hand spread under it for scoring), or None
+        when there is no frame or no recogniser to read it with."""
+        recogniser = getattr(self.watcher, "recogniser", None)
+        if self.last_image is None or recogniser is None:
+            return None
+        return [r.card for r in recogniser.identify_all(self.last_image) if r.card is not None]
 
     # -- the parts of one step -------------------------------------------------------------
     def handle_frame(self, frame: Any) -> None:
         self.frames_seen += 1
+        self.last_image = frame.image
         before = len(self.ctrl.session.records)
         for ev in self.watcher.feed(frame.index, frame.t, frame.image):
             if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:

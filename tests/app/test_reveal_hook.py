@@ -35,3 +35,22 @@ def test_without_a_reader_v_says_how_to_type_the_hand(tmp_path: pathlib.Path) ->
     ctrl.command(parse_command("v"))
     assert [r["type"] for r in ctrl.session.records] == ["card"]
     assert "type the cards: 0 v <card> <card>" in ctrl.view.notices[-1]  # type: ignore[attr-defined]
+
+
+def test_the_run_loop_reads_the_hand_spread_in_the_last_frame(tmp_path: pathlib.Path) -> None:
+    # the real reader behind `v`: RunLoop.read_hand reads every card of the newest frame
+    import numpy as np
+    from tableref.run_loop import RunLoop
+    from tableref.vision.recognise import Recogniser
+    from tableref.vision.synth.spread import spread_scene
+    from tableref.vision.watcher import PileWatcher
+
+    image, cards = spread_scene(["red-1", "blue-skip", "wild", "green-7"], np.random.default_rng(4))
+    ctrl = hand_won(tmp_path)
+    loop = RunLoop(ctrl, None, PileWatcher(Recogniser("uno")))
+    assert loop.read_hand(0) is None  # no frame seen yet
+    loop.last_image = image
+    ctrl.read_hand = loop.read_hand
+    ctrl.command(parse_command("0 v"))
+    reveal = next(r for r in ctrl.session.records if r["type"] == "reveal")
+    assert sorted(reveal["cards"]) == sorted(c.card for c in cards)
