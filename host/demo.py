@@ -232,7 +232,7 @@ def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, sp
         for ev in watcher.feed(f, f / scene.fps, scene.frame(f)):
             if ev.event == "landed":
                 landed += 1
-                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence)
+                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.likely)
             else:
                 ctrl.removed(ev.t, ev.frame)
             if seen < len(cam_index):

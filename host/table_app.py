@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from .actions import HELP, Undo, action_event, button_event, landed_event, refusal
 from .awaited import Awaited, awaited, what_now
@@ -29,10 +29,17 @@ class View(Protocol):
 
 @dataclass
 class Ask:
-    """An unreadable card lies on the pile; the table is asked to name it."""
+    """A card the camera could not read surely lies on the pile; the table is asked to name
+    it, and may take the camera's likeliest code (`a`) or its runner-up (`s`)."""
     t: float | None
     frame: int | None
+    likely: tuple[str, ...] = ()
 
+
+# A reading that would make the play illegal is asked about, not flagged, below this confidence:
+# an unsure misreading must not beep at a legal play.
+ILLEGAL_SURE = 0.9
+ENROL_AFTER_ASKS = 3  # after this many cards in a row asked about, suggest teaching the deck
 
 @dataclass
 class TableController:
@@ -45,6 +52,7 @@ class TableController:
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
+    asks_in_row: int = 0                  # cards in a row the camera had to ask about
     # scoring by showing a hand: (seat) -> the codes of every card spread under the camera, or
     # None when none could be read; None here: no multi-card reader attached, the cards are typed
     read_hand: Callable[[int], list[str] | None] | None = None
@@ -65,25 +73,40 @@ class TableController:
 
     # -- camera --------------------------------------------------------------------------
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
-               confidence: float | None = None) -> Outcome | None:
+               confidence: float | None = None, likely: Sequence[Sequence[Any]] = ()) -> Outcome | None:
+        """A card the camera saw land; `likely` is its two likeliest codes (read or declined)."""
         where = {k: v for k, v in (("t", t), ("frame", frame)) if v is not None}
+        options = tuple(c for c, *_ in likely if c in self.session.codes)
         if card is not None and confidence is not None and confidence < self.min_confidence:
             card = None  # not sure enough: ask rather than guess
         if card is not None and card not in self.session.codes:
             card = None  # a code this game does not have (another deck's card): ask, as for an unreadable one
         if card is None:
             # never guess: the board shows CArd and the screen asks for the card
-            self.asking = Ask(t, frame)
-            self.view.notice(f"which card? the camera cannot read the card on the pile (frame {frame}): "
-                             "type x <card> (e.g. x red-5), or straighten it for another look")
-            self.publish(None)
-            return None
-        self.asking = None
-        self.last_card = card
-        event = {**landed_event(self.session.state, card), **where}
+            return self._ask(Ask(t, frame, options), f"the camera cannot read the card on the pile (frame {frame})")
+        play = landed_event(self.session.state, card)
+        if confidence is not None and confidence < ILLEGAL_SURE and self.session.referee.check(dict(play)).illegal:
+            options = (card,) + tuple(c for c in options if c != card)
+            return self._ask(Ask(t, frame, options), f"the camera read {card} (unsure), which would be illegal")
+        event = {**play, **where}
         if confidence is not None:
             event["confidence"] = round(float(confidence), 3)
+        self.asking = None
+        self.asks_in_row = 0
+        self.last_card = card
         return self._submit(event, "camera")
+
+    def _ask(self, ask: Ask, why: str) -> None:
+        self.asking = ask
+        self.asks_in_row += 1
+        offer = "".join(f"{key} = {code}, " for key, code in zip("as", ask.likely))
+        self.view.notice(f"which card? {why}: {offer}or type x <card> (e.g. x red-5), "
+                         "or straighten it for another look")
+        if self.asks_in_row >= ENROL_AFTER_ASKS:
+            self.view.notice(f"the camera has asked about {self.asks_in_row} cards in a row: teach it this deck "
+                             "(tableref enroll --deck mydeck camera:0, then run with --deck mydeck)")
+        self.publish(None)
+        return None
 
     def removed(self, t: float | None = None, frame: int | None = None) -> Outcome | None:
         if self.asking is not None:
@@ -103,6 +126,12 @@ class TableController:
             self.view.notice(HELP)
             return True
         state = self.session.state
+        if cmd.action in ("accept", "runner_up"):
+            pick = 0 if cmd.action == "accept" else 1
+            if self.asking is None or len(self.asking.likely) <= pick:
+                self.view.notice(f"{'a' if pick == 0 else 's'}: the camera has no card to offer now; now: {self.what_now()}")
+                return True
+            cmd = Command("card", cmd.seat, self.asking.likely[pick])
         if cmd.action == "card":
             # a typed card answers the camera's question (with its time and frame) or adds a card it missed
             where = {}
