@@ -59,6 +59,8 @@ class TableController:
         if card is None:
             # never guess: the board shows CArd and the screen asks for the card
             self.asking = Ask(t, frame)
+            if self.on_outcome is not None:  # evidence: a picture of the card the table is asked about
+                self.on_outcome(Outcome("asked", note=f"frame {frame}"), "camera")
             self.view.notice(f"which card? the camera cannot read the card on the pile (frame {frame}): "
                              "type x <card> (e.g. x red-5), or straighten it for another look")
             self.publish(None)
