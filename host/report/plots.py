@@ -1,0 +1,93 @@
+"""The report's plots, drawn with matplotlib's Agg canvas (no display, no pyplot state).
+
+`game_plots(figures)` gives the figures a game has: the running total (99 games) or the cards
+in each hand (UNO family), each series drawn as it is in tableref.report.series with its
+markers on it. `png_bytes` renders one; the PNG carries no version stamp, so the same game
+always gives the same bytes on the same matplotlib.
+"""
+from __future__ import annotations
+
+import io
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .series import GameFigures, Marker
+
+matplotlib.use("Agg")
+
+SIZE_IN = (9.0, 3.6)
+DPI = 100
+# marker kind -> (matplotlib marker, colour, legend label)
+STYLES = {
+    "bust": ("X", "#d62728", "bust"),
+    "elimination": ("v", "#222222", "elimination"),
+    "reverse": ("D", "#1f77b4", "reverse"),
+    "play2": ("^", "#2ca02c", "Play 2"),
+    "draw": ("o", None, "draw"),
+    "penalty": ("X", "#d62728", "penalty"),
+}
+
+
+def game_plots(fig: GameFigures) -> dict[str, Figure]:
+    """name -> matplotlib Figure ("total" for the 99 games, "hands" for the UNO family)."""
+    return {"total": total_plot(fig)} if fig.ninety_nine else {"hands": hand_counts_plot(fig)}
+
+
+def _axes(title: str, ylabel: str) -> tuple[Figure, object]:
+    figure = Figure(figsize=SIZE_IN, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    ax.set_title(title, loc="left", fontsize=11)
+    ax.set_xlabel("journal record")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    return figure, ax
+
+
+def _scatter(ax: object, markers: list[Marker], kind: str, colour: str | None = None, label: str | None = None) -> None:
+    chosen = [m for m in markers if m.kind == kind]
+    if not chosen:
+        return
+    shape, default, name = STYLES[kind]
+    ax.scatter([m.x for m in chosen], [m.y for m in chosen], marker=shape, s=46, zorder=3,  # type: ignore[attr-defined]
+               color=colour or default, label=label or name, edgecolors="white", linewidths=0.5)
+
+
+def total_plot(fig: GameFigures) -> Figure:
+    figure, ax = _axes("Running total", "total")
+    ax.plot(fig.x, fig.total, drawstyle="steps-post", color="#555555", linewidth=1.4, label="total")  # type: ignore[attr-defined]
+    for kind in ("bust", "elimination", "reverse", "play2"):
+        _scatter(ax, fig.markers, kind)
+    ax.set_ylim(bottom=min(0, min(fig.total)) - 2, top=max(100, max(fig.total)) + 4)  # type: ignore[attr-defined]
+    _legend(ax)
+    return figure
+
+
+def hand_counts_plot(fig: GameFigures) -> Figure:
+    figure, ax = _axes("Cards in hand", "cards")
+    colours = matplotlib.colormaps["tab10"].colors  # type: ignore[attr-defined]
+    for seat, (name, series) in enumerate(zip(fig.names, fig.hand_counts)):
+        colour = colours[seat % len(colours)]
+        ax.plot(fig.x, series, drawstyle="steps-post", color=colour, linewidth=1.3, label=name)  # type: ignore[attr-defined]
+        _scatter(ax, [m for m in fig.markers if m.seat == seat], "draw", colour, label="_nolegend_")
+    _scatter(ax, fig.markers, "penalty")
+    for m in fig.markers:
+        if m.kind == "new_hand":
+            ax.axvline(m.x, color="#999999", linestyle="--", linewidth=0.8)  # type: ignore[attr-defined]
+    if any(m.kind == "draw" for m in fig.markers):
+        ax.plot([], [], marker="o", linestyle="", color="#888888", label="draw (seat's colour)")  # type: ignore[attr-defined]
+    ax.set_ylim(bottom=0)  # type: ignore[attr-defined]
+    _legend(ax)
+    return figure
+
+
+def _legend(ax: object) -> None:
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)  # type: ignore[attr-defined]
+
+
+def png_bytes(figure: Figure) -> bytes:
+    buf = io.BytesIO()
+    figure.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
