@@ -46,21 +46,24 @@ def _axes(title: str, ylabel: str) -> tuple[Figure, object]:
     return figure, ax
 
 
-def _scatter(ax: object, markers: list[Marker], kind: str, colour: str | None = None, label: str | None = None) -> None:
+def _scatter(ax: object, markers: list[Marker], kind: str, colour: str | None = None, label: str | None = None,
+             below: float = 0.0) -> None:
+    """Markers of one kind; `below` draws them that far under the point (a bust's elimination)."""
     chosen = [m for m in markers if m.kind == kind]
     if not chosen:
         return
     shape, default, name = STYLES[kind]
-    ax.scatter([m.x for m in chosen], [m.y for m in chosen], marker=shape, s=46, zorder=3,  # type: ignore[attr-defined]
+    ax.scatter([m.x for m in chosen], [m.y - below for m in chosen], marker=shape, s=46, zorder=3,  # type: ignore[attr-defined]
                color=colour or default, label=label or name, edgecolors="white", linewidths=0.5)
 
 
 def total_plot(fig: GameFigures) -> Figure:
     figure, ax = _axes("Running total", "total")
     ax.plot(fig.x, fig.total, drawstyle="steps-post", color="#555555", linewidth=1.4, label="total")  # type: ignore[attr-defined]
-    for kind in ("bust", "elimination", "reverse", "play2"):
+    for kind in ("bust", "reverse", "play2"):
         _scatter(ax, fig.markers, kind)
-    ax.set_ylim(bottom=min(0, min(fig.total)) - 2, top=max(100, max(fig.total)) + 4)  # type: ignore[attr-defined]
+    _scatter(ax, fig.markers, "elimination", below=6.0)
+    ax.set_ylim(bottom=min(0, min(fig.total)) - 8, top=max(100, max(fig.total)) + 6)  # type: ignore[attr-defined]
     _legend(ax)
     return figure
 
