@@ -255,9 +255,7 @@ def _contributions(rec: Mapping[str, Any], seat: int | None, illegal: Any, befor
             if isinstance(t, (int, float)) and last_t is not None and t >= last_t:
                 out.append(("turn_times", seat, round(float(t) - last_t, 3)))
         elif kind == "draw":
-            counts_b, counts_a = before.get("hand_counts") or [], after.get("hand_counts") or []
-            if seat < len(counts_a) and seat < len(counts_b):
-                out.append(("drawn", seat, max(0, counts_a[seat] - counts_b[seat])))
+            out.append(("drawn", seat, _drawn(rec, seat, before, after)))
             paid = (before.get("penalty_draws") or {}).get(str(seat), 0) - (after.get("penalty_draws") or {}).get(str(seat), 0)
             if paid > 0:
                 out.append(("penalty_drawn", seat, paid))
@@ -274,6 +272,19 @@ def _contributions(rec: Mapping[str, Any], seat: int | None, illegal: Any, befor
         if extra > 0:
             out.append(("penalties", int(key), extra))
     return out
+
+
+def _drawn(rec: Mapping[str, Any], seat: int, before: State, after: State) -> int:
+    """Cards a draw took: what the hand grew by, unless the draw put the seat out (No Mercy's
+    mercy rule empties its hand), when it is the count drawn or owed."""
+    counts_b, counts_a = before.get("hand_counts") or [], after.get("hand_counts") or []
+    if seat >= len(counts_a) or seat >= len(counts_b):
+        return 0
+    if seat in (after.get("eliminated") or []) and seat not in (before.get("eliminated") or []):
+        pending = before.get("pending") or {}
+        owed = pending.get("count") if pending.get("kind") == "draw" and pending.get("seat") == seat else None
+        return int(rec.get("count") or owed or 1)
+    return max(0, counts_a[seat] - counts_b[seat])
 
 
 def _add(player: PlayerFigures, name: str, value: Any) -> None:
