@@ -3,7 +3,8 @@ from the spec, independently of the referee that the report replays), and the pl
 the figures."""
 from __future__ import annotations
 
-from collections import Counter
+import pathlib
+import sys
 
 import pytest
 
@@ -12,6 +13,9 @@ from tableref.report.plots import game_plots
 from tableref.report.series import game_figures
 from tableref.simulate import simulate_game
 
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from report_truth import assert_players_match, truth_counts  # noqa: E402
+
 GAMES = [("ono99_2022", 4, 3), ("ono99_classic", 3, 2), ("uno", 4, 1), ("ena", 3, 1), ("uno_no_mercy", 4, 2)]
 
 
@@ -19,13 +23,6 @@ def figures(game: str, players: int, seed: int, events: list | None = None):
     sim = simulate_game(game, players, seed, {}, misplay_rate=0.08)
     header = RecordHeader.from_json(sim.header, "sim")
     return sim, game_figures(header, sim.events if events is None else events)
-
-
-def truth_seat(sim, i: int) -> int:
-    ev = sim.events[i]
-    if sim.truth[i]["illegal"]:
-        return sim.truth[i]["illegal"]["seat"]
-    return ev["seat"] if ev.get("seat") is not None else sim.truth[i - 1]["current_seat"]
 
 
 @pytest.mark.parametrize("game,players,seed", GAMES)
@@ -43,27 +40,7 @@ def test_series_and_figures_equal_the_simulators_truth(game: str, players: int, 
         assert [h.winner for h in fig.hands] == [t["hand_winner"] for i, t in enumerate(truth)
                                                  if t["hand_over"] and not (i and truth[i - 1]["hand_over"])]
     assert fig.winner == truth[-1]["winner"]
-    played, illegal, drawn, calls, catches = Counter(), Counter(), Counter(), Counter(), Counter()
-    for i, ev in enumerate(sim.events):
-        bad = truth[i]["illegal"]
-        if bad:
-            illegal[(bad["seat"], bad["reason"])] += 1
-            continue
-        seat = truth_seat(sim, i)
-        if ev["type"] == "card":
-            played[seat] += 1
-        elif ev["type"] == "draw" and seat in truth[i]["eliminated"] and seat not in truth[i - 1]["eliminated"]:
-            drawn[seat] += ev["count"]  # the mercy rule: the hand went back to the draw pile
-        elif ev["type"] == "draw":
-            drawn[seat] += truth[i]["hand_counts"][seat] - truth[i - 1]["hand_counts"][seat]
-        elif ev["type"] == "uno":
-            calls[seat] += 1
-        elif ev["type"] == "catch":
-            catches[seat] += 1
-    for seat, p in enumerate(fig.players):
-        assert p.cards_played == played[seat]
-        assert dict(p.illegal) == {r: n for (s, r), n in illegal.items() if s == seat}
-        assert (p.drawn, p.calls, p.catches) == (drawn[seat], calls[seat], catches[seat])
+    assert_players_match(fig.players, truth_counts(sim.events, truth))
     flagged = [i.index for i in fig.incidents if i.kind == "illegal"]
     assert flagged == [i for i, t in enumerate(truth) if t["illegal"]]
     assert all(i.rule and i.action and i.pictures == ("before", "after") for i in fig.incidents if i.kind == "illegal")
