@@ -108,7 +108,7 @@ def record_source(rec: Mapping[str, Any]) -> str:
 
 def expected_pictures(rec: Mapping[str, Any], illegal: Any) -> tuple[str, ...]:
     """The evidence pictures the recorder writes for this record (tableref.evidence.pictures_for)."""
-    kind = rec.get("type") if rec.get("type") in ("undo", "taken_back") else "event"
+    kind = str(rec["type"]) if rec.get("type") in ("undo", "taken_back") else "event"
     by = record_source(rec)
     kinds = pictures_for(Outcome(kind, dict(rec), Verdict(illegal)), by)
     if by == "key" and rec.get("type") in PILE_CHANGES and "frame" in rec:
