@@ -20,7 +20,6 @@ from __future__ import annotations
 import pathlib
 from typing import Any, Callable
 
-import cv2
 import numpy as np
 
 from .table import Outcome
@@ -104,6 +103,7 @@ class EvidenceRecorder:
         return image[y0:y1, x0:x1] if x1 > x0 and y1 > y0 else image
 
     def _write(self, name: str, image: np.ndarray | None, longest: int) -> None:
+        import cv2  # here, not at the top: the report reads the names above without loading OpenCV
         if image is None or self.failed is not None:
             return
         crop = self._crop(image)
