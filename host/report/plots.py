@@ -38,7 +38,8 @@ def game_plots(fig: GameFigures) -> dict[str, Figure]:
 
 
 def _axes(title: str, ylabel: str) -> tuple[Figure, Axes]:
-    figure = Figure(figsize=SIZE_IN, dpi=DPI, layout="constrained")
+    figure = Figure(figsize=SIZE_IN, dpi=DPI)
+    figure.subplots_adjust(left=0.07, right=0.82, top=0.9, bottom=0.14)  # fixed: no layout pass per save
     FigureCanvasAgg(figure)
     ax = figure.add_subplot()
     ax.set_title(title, loc="left", fontsize=11)
