@@ -68,12 +68,13 @@ def find_pictures(folder: pathlib.Path, fig: GameFigures) -> Pictures:
                 pictures.missing.append(name)
             else:
                 pictures.found[name] = data
-    for path in sorted(folder.glob("*-pile.jpg")):
-        index = path.name.split("-", 1)[0]
-        data = _read(path)
-        if index.isdigit() and data is not None:
-            pictures.found[path.name] = data
-            pictures.piles.append((int(index), path.name))
+    for kind, into in (("pile", pictures.piles), ("asked", pictures.asked)):
+        for path in sorted(folder.glob(f"*-{kind}.jpg")):
+            index = path.name.split("-", 1)[0]
+            data = _read(path)
+            if index.isdigit() and data is not None:
+                pictures.found[path.name] = data
+                into.append((int(index), path.name))
     return pictures
 
 

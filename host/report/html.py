@@ -36,6 +36,7 @@ class Pictures:
     found: dict[str, bytes] = field(default_factory=dict)   # file name -> JPEG bytes
     missing: list[str] = field(default_factory=list)
     piles: list[tuple[int, str]] = field(default_factory=list)  # (record index, file name) of pile thumbnails
+    asked: list[tuple[int, str]] = field(default_factory=list)  # ... of cards the table was asked about
 
 
 def data_uri(mime: str, data: bytes) -> str:
@@ -55,6 +56,7 @@ def report_html(fig: GameFigures, plots: dict[str, bytes], pictures: Pictures, j
     parts += _players(fig)
     parts += _hands(fig)
     parts += _incidents(fig, pictures)
+    parts += _asked(fig, pictures)
     if pictures.piles:
         parts.append("<h2>The pile, card by card</h2><p class='piles'>")
         parts += [f"<img data-picture='{escape(n)}' title='record {i}' alt='pile after record {i}' "
@@ -130,6 +132,17 @@ def _incidents(fig: GameFigures, pictures: Pictures) -> list[str]:
     out.append(f"<h2>Corrections ({len(fixed)})</h2>")
     out += [_incident(fig, i, pictures) for i in fixed] or ["<p>None: the camera's readings stood.</p>"]
     return out
+
+
+def _asked(fig: GameFigures, pictures: Pictures) -> list[str]:
+    """Cards the camera could not read and then read itself (typed answers are corrections above)."""
+    shown = {i.index for i in fig.incidents if "asked" in i.pictures}
+    rest = [(i, n) for i, n in pictures.asked if i not in shown]
+    if not rest:
+        return []
+    return [f"<h2>Cards the camera asked about, then read ({len(rest)})</h2><p>"] + [
+        f"<figure><img data-picture='{escape(n)}' alt='asked' src='{data_uri('image/jpeg', pictures.found[n])}'>"
+        f"<figcaption>before record {i}</figcaption></figure>" for i, n in rest] + ["</p>"]
 
 
 def _incident(fig: GameFigures, inc: Incident, pictures: Pictures) -> str:

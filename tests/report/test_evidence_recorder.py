@@ -103,3 +103,29 @@ def test_a_folder_that_cannot_be_written_costs_the_pictures_not_the_game(tmp_pat
     ctrl.landed("red-5", 0.0, 0, 1.0)
     assert rec.failed and "cannot write evidence pictures" in rec.failed
     assert len(ctrl.session.records) == 1  # the card still counts
+
+
+def test_the_report_shows_each_correction_and_asked_card_with_its_pictures(tmp_path: pathlib.Path) -> None:
+    from tableref.report.cmd import write_report
+    journal = tmp_path / "j.jsonl"
+    ctrl, rec = table(journal)
+    steps = [lambda: ctrl.landed("red-5", 0.0, 0, 1.0),        # record 0: flip
+             lambda: ctrl.landed(None, 0.1, 1),                # asked ...
+             lambda: ctrl.command(parse_command("x green-5")),  # ... record 1: typed answer
+             lambda: ctrl.command(parse_command("u")),          # record 2: undo
+             lambda: ctrl.landed(None, 0.3, 3),                # asked ...
+             lambda: ctrl.landed("red-7", 0.4, 4, 0.9)]        # ... record 3: read after all
+    for i, step in enumerate(steps):
+        rec.frame(Frame(i, i / 10, image(100 + 20 * i)))
+        step()
+    ctrl.session.close()
+    line = write_report(journal, tmp_path / "r.html")
+    assert "0 illegal plays" in line and "pictures missing" not in line
+    page = (tmp_path / "r.html").read_text()
+    typed = page[page.index("data-index='1' data-kind='typed'"):]
+    typed = typed[:typed.index("</div>")]
+    assert all(f"data-picture='{picture_name(1, k)}'" in typed for k in ("asked", "before", "after"))
+    undo = page[page.index("data-index='2' data-kind='undo'"):]
+    assert "record 1: card green-5" in undo[:undo.index("</div>")]
+    assert "Cards the camera asked about, then read (1)" in page
+    assert f"data-picture='{picture_name(3, 'asked')}'" in page and "before record 3" in page
