@@ -1,7 +1,9 @@
-"""`tableref report` on bad input: one clear line on stderr and exit 2, never a traceback;
-missing evidence pictures are named in the report instead."""
+"""`tableref report` as a command: on a `tableref run` journal with its pictures; on bad input
+one clear line on stderr and exit 2, never a traceback; missing evidence pictures are named in
+the report instead."""
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -74,3 +76,18 @@ def test_a_journal_kept_without_pictures_says_so_once(tmp_path: pathlib.Path) ->
     page = (tmp_path / "r.html").read_text()
     assert page.count("No evidence folder") == 1 and "data-missing-picture" not in page
     assert "data-reason='no_match'" in page
+
+
+def test_run_keeps_pictures_beside_its_journal_for_the_report(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    env = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path), "PATH": os.environ.get("PATH", "")}
+    res = subprocess.run([TABLEREF, "run", "--game", "ono99_2022", "--players", "3", "--source",
+                          "synth:seed=2,cards=4,deck=ono99,size=800x600", "--port", "sim://", "--journal", str(journal)],
+                         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, env=env)
+    assert res.returncode == 0, res.stderr
+    records = journal.read_text().splitlines()[1:]
+    assert records
+    assert sorted(p.name for p in evidence_dir(journal).iterdir()) == [picture_name(i, "pile") for i in range(len(records))]
+    res = report(str(journal))
+    assert res.returncode == 0 and f"{len(records)} pictures" in res.stdout, res.stderr
+    assert (tmp_path / "j.html").read_text().count("data-picture=") == len(records)
