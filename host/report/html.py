@@ -109,12 +109,13 @@ def _hands(fig: GameFigures) -> list[str]:
     if not fig.hands:
         return []
     if fig.ninety_nine:
-        head = "<tr><th>hand</th><th>record</th><th>lost by</th><th>total</th>" + (
-            "<th>tokens after</th>" if fig.game == "ono99_classic" else "") + "</tr>"
-        rows = [f"<tr data-hand='{h.number}'><td>{h.number}</td><td>{h.ended_at}</td><td>{escape(fig.who(h.loser))}</td>"
-                f"<td>{h.total}</td>" + (f"<td>{'/'.join(map(str, h.scores))}</td>" if fig.game == "ono99_classic" else "")
-                + "</tr>" for h in fig.hands]
-        title = "Hands lost" if fig.game == "ono99_classic" else "Eliminations"
+        classic = fig.game == "ono99_classic"  # hands and tokens; ONO 99 (2022) is one hand, seats go out
+        head = f"<tr><th>{'hand' if classic else 'out'}</th><th>record</th><th>lost by</th><th>total</th>" + (
+            "<th>tokens after</th>" if classic else "") + "</tr>"
+        rows = [f"<tr data-hand='{h.number}'><td>{h.number if classic else n + 1}</td><td>{h.ended_at}</td>"
+                f"<td>{escape(fig.who(h.loser))}</td><td>{h.total}</td>"
+                + (f"<td>{'/'.join(map(str, h.scores))}</td>" if classic else "") + "</tr>" for n, h in enumerate(fig.hands)]
+        title = "Hands lost" if classic else "Eliminations"
     else:
         head = "<tr><th>hand</th><th>won by</th>" + "".join(f"<th>{escape(n)}</th>" for n in fig.names) + "</tr>"
         rows = [f"<tr data-hand='{h.number}'><td>{h.number}</td><td>{escape(fig.who(h.winner))}</td>" + "".join(

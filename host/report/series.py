@@ -232,9 +232,11 @@ def _action(rec: Mapping[str, Any], before: State, after: State, names: list[str
         if extra > 0:
             done.append(f"{names[int(key)]} owes {extra} penalty card{'s' if extra != 1 else ''}")
     if rec.get("type") in PILE_CHANGES:
-        same = all(before.get(k) == after.get(k) for k in ("total", "top", "hand_counts", "direction"))
-        done.insert(0, "card not played" + (" (total, top card and hands unchanged)" if same else "")
-                    + "; the table was signalled to take it back")
+        if all(before.get(k) == after.get(k) for k in ("total", "top", "hand_counts", "direction")):
+            done.insert(0, "card not played (total, top card and hands unchanged); the table was signalled to take it back")
+        else:  # e.g. the card that breaks an ONO 99 set: it counts, and the set's cards stay
+            done.insert(0, f"the card counts (total {before.get('total')} -> {after.get('total')})"
+                        if after.get("total") != before.get("total") else "the card counts")
     elif not done:
         done.append("ignored the input (nothing changed)")
     return "; ".join(done)
