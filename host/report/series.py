@@ -132,16 +132,13 @@ def game_figures(header: RecordHeader, records: list[dict[str, Any]]) -> GameFig
     stack: list[tuple[int, list[tuple[str, int, Any]]]] = []
     undone: dict[int, int] = {}  # record index -> index of the undo that took it back
     taken_back: dict[int, int] = {}
-    hand_start_scores: list[int] = []
     last_t: float | None = None
     last_illegal: int | None = None
-    before: State | None = None
+    before: State = Referee(header.game, header.players, header.options, header.setup).state
+    _append_point(fig, before)
+    hand_start_scores = list(before.get("scores") or [])
     camera = any("confidence" in r for r in records)  # else every card was typed: none is a correction
     for index, rec, after in replay(header, records):
-        if before is None:
-            before = _initial(header)
-            _append_point(fig, before)
-            hand_start_scores = list(before.get("scores") or [])
         x = index + 1
         kind = rec.get("type")
         if kind == "undo":
@@ -178,9 +175,6 @@ def game_figures(header: RecordHeader, records: list[dict[str, Any]]) -> GameFig
         fig.x.append(x)
         _append_point(fig, after)
         before = after
-    if before is None:
-        before = _initial(header)
-        _append_point(fig, before)
     for _, contrib in stack:  # what still stands: undone records count for nobody
         for name, seat, value in contrib:
             _add(players[seat], name, value)
@@ -193,10 +187,6 @@ def game_figures(header: RecordHeader, records: list[dict[str, Any]]) -> GameFig
     fig.winner = before.get("winner")
     fig.game_over = bool(before.get("game_over"))
     return fig
-
-
-def _initial(header: RecordHeader) -> State:
-    return Referee(header.game, header.players, header.options, header.setup).state
 
 
 def _append_point(fig: GameFigures, state: State) -> None:
