@@ -167,14 +167,19 @@ def run(args: argparse.Namespace) -> int:
         if keys.interactive:
             from .actions import HELP
             view.notice(HELP)
+        from .evidence import EvidenceRecorder, evidence_dir, observe
+        evidence = EvidenceRecorder(evidence_dir(settings.journal), lambda: watcher.region_box)
+        observe(ctrl, evidence)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
-                       wait_when_asking=replayable, confirm=args.confirm and replayable)
+                       wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame)
         view.prompt = loop.prompt
         ctrl.read_hand = loop.read_hand
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame
             raise UserError(f"{settings.source}: {exc}") from None
+        if evidence.failed:
+            view.notice(evidence.failed)
         state = session.state
         if state.get("game_over") and state.get("winner") is not None:
             view.notice(f"game over: {ctrl.names[state['winner']]} wins (journal {settings.journal})")

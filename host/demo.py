@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
@@ -35,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", choices=("auto", "firmware", "sim"), default="auto",
                         help="auto (default): the real firmware on the MicroPython unix port if installed, else sim://")
     parser.add_argument("--json", action="store_true", help="JSON lines of events and states")
+    parser.add_argument("--journal", metavar="FILE", default=None,
+                        help="keep the game's journal here, its evidence pictures beside it (default: a temporary file)")
+    parser.add_argument("--report", metavar="FILE.html", default=None,
+                        help="write the after-game report here at the end (the demo's frames are its pictures)")
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -142,9 +147,12 @@ def run(args: argparse.Namespace) -> int:
     from .vision.recognise import Recogniser
     from .vision.watcher import PileWatcher
     from .app import game_deck
+    from .evidence import EvidenceRecorder, evidence_dir, observe
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
+    if args.journal and pathlib.Path(args.journal).exists():
+        raise UserError(f"{args.journal}: already exists (the demo starts a new journal)")
     game = GAMES[args.game]
     setup = DEMO_SETUP[game]
     started = time.monotonic()
@@ -163,19 +171,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         out.write(intro + "\n")
     with tempfile.TemporaryDirectory(prefix="tableref-demo-") as tmp:
-        import pathlib
-        session = TableSession.new(tg.header, pathlib.Path(tmp) / "journal.jsonl")
+        journal = pathlib.Path(args.journal) if args.journal else pathlib.Path(tmp) / "journal.jsonl"
+        session = TableSession.new(tg.header, journal)
         ctrl = TableController(session, view, link, [])
         watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
+        evidence = EvidenceRecorder(evidence_dir(journal), lambda: watcher.region_box)
+        observe(ctrl, evidence)
         person = Person(ctrl, link, firmware)
         try:
-            summary = _play(tg, scene, ctrl, watcher, person, args.speed)
+            summary = _play(tg, scene, ctrl, watcher, person, args.speed, on_frame=evidence.frame)
             _settle_board(ctrl, firmware)
         finally:
             session.close()
             link.close()
             if firmware is not None:
                 firmware.close()
+        if args.report:
+            from .report.cmd import write_report
+            summary["report"] = write_report(journal, pathlib.Path(args.report))
     state = session.state
     summary.update({"seconds": round(time.monotonic() - started, 1), "winner": state.get("winner"),
                     "presses": person.presses, "typed": person.typed, "corrections": person.corrections,
@@ -183,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out.write(json.dumps({"summary": summary, "final_state": state}) + "\n")
     else:
-        for line in notices:
+        for line in notices + ([summary["report"]] if args.report else []):
             out.write(f"  ({line})\n")
         out.write(f"winner: {ctrl.names[state['winner']] if state.get('winner') is not None else 'none'}; "
                   f"{summary['frames']} frames watched, {summary['landed']} cards seen, {person.presses} board presses, "
@@ -192,7 +205,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if state.get("game_over") else 1
 
 
-def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, speed: float) -> dict[str, Any]:
+def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, speed: float,
+          on_frame: Callable[[Any], None] | None = None) -> dict[str, Any]:
+    from .vision.sources import Frame
     steps = tg.steps
     truth = scene.ground_truth()["events"]
     cam_index = [i for i, s in enumerate(steps) if s.kind in ("land", "remove")]
@@ -229,7 +244,10 @@ def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, sp
             delay = f / scene.fps / speed - (time.monotonic() - start)
             if delay > 0:
                 time.sleep(delay)
-        for ev in watcher.feed(f, f / scene.fps, scene.frame(f)):
+        frame = Frame(f, f / scene.fps, scene.frame(f))
+        if on_frame is not None:
+            on_frame(frame)  # the evidence pictures' frame hook, as in RunLoop.handle_frame
+        for ev in watcher.feed(frame.index, frame.t, frame.image):
             if ev.event == "landed":
                 landed += 1
                 ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.likely)

@@ -23,7 +23,7 @@ of priming in another state than the uninterrupted run, and could see later fram
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .awaited import describe
 from .keyboard import CommandError, KeyReader, parse_command
@@ -37,8 +37,9 @@ class RunLoop:
     def __init__(self, ctrl: TableController, frames: Iterable[Any] | None, watcher: Any = None,
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
                  skip_through_frame: int | None = None, wait_when_asking: bool = False,
-                 confirm: bool = False) -> None:
+                 confirm: bool = False, on_frame: Callable[[Any], None] | None = None) -> None:
         self.ctrl = ctrl
+        self.on_frame = on_frame  # sees each live frame before the watcher (evidence pictures)
         self.frames = frames
         self.watcher = watcher
         self.keys = keys
@@ -67,6 +68,8 @@ class RunLoop:
     def handle_frame(self, frame: Any) -> None:
         self.frames_seen += 1
         self.last_image = frame.image
+        if self.on_frame is not None:
+            self.on_frame(frame)
         before = len(self.ctrl.session.records)
         for ev in self.watcher.feed(frame.index, frame.t, frame.image):
             if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:

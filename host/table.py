@@ -37,7 +37,7 @@ TABLE_KEYS = ("src", "t", "frame", "confidence", "by")
 @dataclass
 class Outcome:
     """What one input did, for the views."""
-    kind: str                      # "event" | "undo" | "taken_back" | "duplicate" | "nothing"
+    kind: str                      # "event" | "undo" | "taken_back" | "duplicate" | "nothing" | "asked"
     event: dict[str, Any] | None = None
     verdict: Verdict | None = None
     note: str = ""

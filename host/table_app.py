@@ -99,6 +99,8 @@ class TableController:
     def _ask(self, ask: Ask, why: str) -> None:
         self.asking = ask
         self.asks_in_row += 1
+        if self.on_outcome is not None:  # evidence: a picture of the card the table is asked about
+            self.on_outcome(Outcome("asked", note=f"frame {ask.frame}"), "camera")
         offer = "".join(f"{key} = {code}, " for key, code in zip("as", ask.likely))
         self.view.notice(f"which card? {why}: {offer}or type x <card> (e.g. x red-5), "
                          "or straighten it for another look")
