@@ -25,7 +25,7 @@ from .card_model import CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
-from .find_card import CardQuad, find_cards, warp_card
+from .find_card import CardQuad, find_cards, order_quad, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -247,18 +247,35 @@ class Recogniser:
         """Every card in the image (a hand spread out for scoring), best first: each outline
         the finder gives that reads as a card, once. An outline that overlaps one already
         taken, or lies inside it (its oval, a panel of its print), is the same card; an
-        outline around two touching cards reads as neither surely, or has no card's shape."""
-        found = find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=max(ALL_WORK_SIDE, 1),
-                           max_scored=ALL_MAX_SCORED)
-        cands = [c for c in found if not c.whole_frame and _card_shaped(c.quad)]
-        lazy = self._lazy_reader(image_bgr, [c.quad for c in cands])
+        outline around two touching cards reads as neither surely, or has no card's shape.
+        Then, for an outline that is no whole card (the finder often outlines only a card's
+        oval or field among many cards) and lies clear of the cards found, a card of the size
+        the others have is tried around it."""
+        found = [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=max(ALL_WORK_SIDE, 1),
+                                       max_scored=ALL_MAX_SCORED) if not c.whole_frame]
+        kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
+                                [c.score for c in found if _card_shaped(c.quad)], [])
+        if kept:
+            sides = np.median([_side_lengths(k.quad) for k in kept if k.quad is not None], axis=0)
+            grown = [_card_around(c.quad, sides) for c in found
+                     if all(cv2.pointPolygonTest(k.quad.astype(np.float32).reshape(-1, 1, 2),
+                                                 tuple(map(float, c.quad.mean(axis=0))), False) < 0
+                            for k in kept if k.quad is not None)]
+            kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
+        return kept
+
+    def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
+                    kept: list[Recognition]) -> list[Recognition]:
+        """`kept` plus each of `quads` that reads as a card and lies apart from those taken,
+        surest first."""
+        lazy = self._lazy_reader(image_bgr, quads)
         read = []
-        for i, cand in enumerate(cands):
+        for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
             if r.card is not None:
-                read.append((r.confidence * (0.5 + 0.5 * min(1.0, cand.score / 0.6)),
-                             Recognition(r.card, r.confidence, cand.quad, r.likely)))
-        kept: list[Recognition] = []
+                read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
+                             Recognition(r.card, r.confidence, quad, r.likely)))
+        kept = list(kept)
         for _, r in sorted(read, key=lambda t: -t[0]):
             assert r.quad is not None
             if all(_apart(r.quad, k.quad) for k in kept if k.quad is not None):
@@ -360,6 +377,20 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
              and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
+
+
+def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of an outline's smallest enclosing rectangle."""
+    (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
+    return min(w, h), max(w, h)
+
+
+def _card_around(quad: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """A card of (short, long) `sides` centred on an outline, its long side along the
+    outline's (a card's oval and field lie along the card)."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
+    size = (float(sides[0]), float(sides[1])) if h >= w else (float(sides[1]), float(sides[0]))
+    return order_quad(cv2.boxPoints(((cx, cy), size, angle)))
 
 
 def _apart(a: np.ndarray, b: np.ndarray) -> bool:

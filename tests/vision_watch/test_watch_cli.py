@@ -61,7 +61,8 @@ def test_synth_then_watch_round_trip(tmp_path: pathlib.Path) -> None:
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert [e["event"] for e in events] == [e["type"] for e in truth["events"]]
     for got, want in zip(events, truth["events"]):
-        assert set(got) == {"event", "card", "confidence", "t", "frame"}
+        assert {"event", "card", "confidence", "t", "frame"} <= set(got)
+        assert got["event"] != "landed" or got["likely"][0][0] == got["card"] or got["card"] is None
         assert got["t"] == pytest.approx(got["frame"] / 25.0, abs=1e-3)
         assert 0 <= got["frame"] - want["frame"] <= 12
 
