@@ -7,7 +7,7 @@ and read by the model; the most confident reading is the photo's answer. Prints 
 accuracy overall and per source folder, the wrong-code rate when readings below a confidence
 are declined, the wild class, and a reliability table (confidence bins vs accuracy).
 
-    python tools/eval_reader.py [--photos DIR] [--model FILE] [--outlines 3] [--deck uno|all] [--both-ends]
+    python tools/eval_reader.py [--photos DIR] [--model FILE] [--outlines 5] [--deck uno|all] [--one-end]
 """
 from __future__ import annotations
 
@@ -86,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
     ap.add_argument("--model", type=pathlib.Path, default=None, help="ONNX file (default: the shipped model)")
-    ap.add_argument("--outlines", type=int, default=3, help="finder outlines read per photo")
+    ap.add_argument("--outlines", type=int, default=5, help="finder outlines read per photo")
     ap.add_argument("--deck", default="uno", help="deck whose codes compete (the photos are UNO: uno); all: every code")
-    ap.add_argument("--both-ends", action="store_true", help="also read each card turned half round and average")
+    ap.add_argument("--one-end", dest="both_ends", action="store_false",
+                    help="read each card only as warped (default: also turned half round, averaged)")
     ap.add_argument("--record", action="store_true",
                     help="write the figures (counts only) into the model's JSON under 'photos'")
     args = ap.parse_args(argv)

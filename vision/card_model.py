@@ -84,7 +84,7 @@ class CardModel:
         logits, emb = self.net.forward(["logits", "embedding"])
         return logits.reshape(len(small), -1), emb.reshape(len(small), -1)
 
-    def probabilities_shrunk(self, small: np.ndarray, both_ends: bool = False) -> np.ndarray:
+    def probabilities_shrunk(self, small: np.ndarray, both_ends: bool = True) -> np.ndarray:
         """As probabilities(), for cards already shrunk to the input size (see shrink)."""
         if len(small) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
@@ -97,8 +97,10 @@ class CardModel:
             out.append(p)
         return np.concatenate(out)
 
-    def probabilities(self, cards, both_ends: bool = False) -> np.ndarray:
-        """Calibrated class probabilities (n x len(classes)) of rectified BGR cards."""
+    def probabilities(self, cards, both_ends: bool = True) -> np.ndarray:
+        """Calibrated class probabilities (n x len(classes)) of rectified BGR cards; with
+        `both_ends` the average of the card and the card turned half round (on the dev
+        photos: 381/421 exact instead of 373, 20 wrong codes instead of 28; twice the work)."""
         return self.probabilities_shrunk(shrink(cards), both_ends)
 
     def embed(self, cards) -> np.ndarray:
