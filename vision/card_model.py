@@ -89,12 +89,12 @@ class CardModel:
         if len(small) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         out = []
-        for a in range(0, len(small), 256):
-            part = small[a:a + 256]
+        for a in range(0, len(small), 128):
+            part = small[a:a + 128]
+            if both_ends:  # the card read the other way up too (one batch): a printed card reads the same
+                part = np.concatenate([part, part[:, ::-1, ::-1]])
             p = softmax(self._forward(part)[0] / self.temperature)
-            if both_ends:  # the card read the other way up too: a printed card reads the same
-                p = (p + softmax(self._forward(np.ascontiguousarray(part[:, ::-1, ::-1]))[0] / self.temperature)) / 2
-            out.append(p)
+            out.append((p[:len(p) // 2] + p[len(p) // 2:]) / 2 if both_ends else p)
         return np.concatenate(out)
 
     def probabilities(self, cards, both_ends: bool = True) -> np.ndarray:
