@@ -7,12 +7,13 @@ and read by the model; the most confident reading is the photo's answer. Prints 
 accuracy overall and per source folder, the wrong-code rate when readings below a confidence
 are declined, the wild class, and a reliability table (confidence bins vs accuracy).
 
-    python tools/eval_reader.py [--photos DIR] [--model FILE] [--outlines 3] [--deck uno|all] [--both-ends]
+    python tools/eval_reader.py [--photos DIR] [--model FILE] [--outlines 5] [--deck uno|all] [--one-end]
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import pathlib
 import sys
 import time
@@ -50,7 +51,7 @@ def read_photo(model: CardModel, image: np.ndarray, outlines: int, allowed: np.n
     return model.classes[best[1]], float(p[best])
 
 
-def report(results: list[tuple[Photo, str, float]]) -> None:
+def report(results: list[tuple[Photo, str, float]]) -> dict:
     n = len(results)
     right = np.array([c == p.label for p, c, _ in results])
     conf = np.array([k for _, _, k in results])
@@ -75,15 +76,22 @@ def report(results: list[tuple[Photo, str, float]]) -> None:
     conf_pairs = collections.Counter((p.label, c) for (p, c, _), ok in zip(results, right) if not ok)
     if conf_pairs:
         print("   confusions: " + ", ".join(f"{a}->{b} x{k}" for (a, b), k in conf_pairs.most_common(30)))
+    return {"photos": n, "exact": int(right.sum()), "wrong_code": int((~right & ~declined).sum()),
+            "read_as_no_card": int(declined.sum()), "wild": f"{sum(wild)}/{len(wild)}",
+            "per_source": {s: f"{sum(v)}/{len(v)}" for s, v in sorted(by_src.items())},
+            "wrong_at_0.9": int(((conf >= 0.9) & ~declined & ~right).sum())}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
     ap.add_argument("--model", type=pathlib.Path, default=None, help="ONNX file (default: the shipped model)")
-    ap.add_argument("--outlines", type=int, default=3, help="finder outlines read per photo")
+    ap.add_argument("--outlines", type=int, default=5, help="finder outlines read per photo")
     ap.add_argument("--deck", default="uno", help="deck whose codes compete (the photos are UNO: uno); all: every code")
-    ap.add_argument("--both-ends", action="store_true", help="also read each card turned half round and average")
+    ap.add_argument("--one-end", dest="both_ends", action="store_false",
+                    help="read each card only as warped (default: also turned half round, averaged)")
+    ap.add_argument("--record", action="store_true",
+                    help="write the figures (counts only) into the model's JSON under 'photos'")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -98,8 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     results = [(p, *read_photo(model, p.image, args.outlines, allowed, args.both_ends)) for p in photos]
     print(f"{len(photos)} photos, model {model.path.name} (temperature {model.temperature}), deck {args.deck}, "
           f"{args.outlines} outlines, both ends {args.both_ends}")
-    report(results)
+    summary = report(results)
     print(f"({time.time() - t0:.0f} s)")
+    if args.record:
+        meta_path = model.path.with_suffix(".json")
+        meta = json.loads(meta_path.read_text())
+        summary["command"] = "python tools/eval_reader.py " + " ".join(a for a in (argv or sys.argv[1:]) if a != "--record")
+        meta["photos"] = summary
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return 0
 
 

@@ -60,7 +60,21 @@ def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None) ->
     return small, labels
 
 
-def build_net(n_classes: int, embed_dim: int):
+def shared_parts(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per class, the index of its ink (red, yellow, green, blue or other) and of its rank
+    (shared by the four inks). Auxiliary heads learn these: a rank seen in four colours gets
+    four times the examples, which a small synthetic set needs."""
+    from tableref.vision.cardface import UNO_COLOURS, split_code
+    inks, ranks = [], []
+    for code in names:
+        colour, rank = split_code(code) if code != reader_data.NONE else (None, code)
+        inks.append(UNO_COLOURS.index(colour) if colour else len(UNO_COLOURS))
+        ranks.append(rank)
+    rank_names = sorted(set(ranks))
+    return np.array(inks), np.array([rank_names.index(r) for r in ranks])
+
+
+def build_net(n_classes: int, embed_dim: int, n_inks: int, n_ranks: int):
     import torch.nn as nn
 
     def block(cin: int, cout: int, stride: int = 1) -> list:
@@ -78,6 +92,9 @@ def build_net(n_classes: int, embed_dim: int):
                 nn.AdaptiveAvgPool2d(1), nn.Flatten())
             self.embed = nn.Sequential(nn.Linear(128, embed_dim), nn.BatchNorm1d(embed_dim), nn.ReLU(inplace=True))
             self.head = nn.Linear(embed_dim, n_classes)
+            # training only (not exported): ink and rank from the same embedding
+            self.ink_head = nn.Linear(embed_dim, n_inks)
+            self.rank_head = nn.Linear(embed_dim, n_ranks)
 
         def forward(self, x):
             e = self.embed(self.features(x))
@@ -107,24 +124,30 @@ def _to_tensor(images: np.ndarray, rng: np.random.Generator | None):
     return torch.from_numpy(np.ascontiguousarray(f.transpose(0, 3, 1, 2)))
 
 
-def train(net, x: np.ndarray, y: np.ndarray, epochs: int, seed: int, log: list, xv, yv) -> None:
+AUX_WEIGHT = 0.3
+
+
+def train(net, x: np.ndarray, y: np.ndarray, epochs: int, seed: int, log: list, xv, yv, names: list[str]) -> None:
     import torch
     import torch.nn.functional as F
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = epochs * ((len(x) + 127) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     rng = np.random.default_rng([seed, 1])
+    inks, ranks = (torch.from_numpy(a) for a in shared_parts(names))
     for ep in range(epochs):
         net.train()
         t0, total, n = time.time(), 0.0, 0
         for xb, yb in _batches(x, y, 128, rng):
-            logits, _ = net(_to_tensor(xb, rng))
-            loss = F.cross_entropy(logits, torch.from_numpy(yb), label_smoothing=0.05)
+            logits, e = net(_to_tensor(xb, rng))
+            t = torch.from_numpy(yb)
+            loss = (F.cross_entropy(logits, t, label_smoothing=0.05)
+                    + AUX_WEIGHT * (F.cross_entropy(net.ink_head(e), inks[t]) + F.cross_entropy(net.rank_head(e), ranks[t])))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(xb)
+            total += float(loss.detach()) * len(xb)
             n += len(xb)
         logits = torch_logits(net, xv)
         acc = float((logits.argmax(1) == yv).mean())
@@ -164,6 +187,20 @@ def export(net, path: pathlib.Path) -> None:
                       opset_version=13, dynamic_axes={"image": {0: "n"}}, dynamo=False)
 
 
+def _history(previous: pathlib.Path) -> list[dict]:
+    """The earlier runs written to this folder, one line each (so a shipped model keeps the
+    figures of the runs that led to it)."""
+    try:
+        old = json.loads(previous.read_text())
+    except (OSError, ValueError):
+        return []
+    keep = ("seed", "train_samples", "val_samples", "epochs", "parameters", "temperature", "seconds")
+    run = {k: old[k] for k in keep if k in old}
+    run["validation_accuracy"] = old.get("validation", {}).get("accuracy")
+    run["photos"] = old.get("photos")
+    return old.get("history", []) + [run]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--train", type=int, default=40000, help="synthetic training samples")
@@ -194,10 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"made {len(x)} training and {len(xv)} validation images in {t_data:.0f} s", flush=True)
     if args.make_only:
         return 0
-    net = build_net(len(names), args.embed)
+    inks, ranks = shared_parts(names)
+    net = build_net(len(names), args.embed, int(inks.max()) + 1, int(ranks.max()) + 1)
     n_params = sum(p.numel() for p in net.parameters())
     log: list[dict] = []
-    train(net, x, y, args.epochs, args.seed, log, xv, yv)
+    train(net, x, y, args.epochs, args.seed, log, xv, yv, names)
     temperature = fit_temperature(torch_logits(net, xv), yv)
     args.out.mkdir(parents=True, exist_ok=True)
     onnx_path = args.out / card_model.MODEL_FILE
@@ -210,10 +248,12 @@ def main(argv: list[str] | None = None) -> int:
         "embedding_dim": args.embed, "torch_version": torch.__version__,
         "seconds": {"data": round(t_data), "total": round(time.time() - t0)}, "log": log,
     }
+    meta["history"] = _history(args.out / card_model.META_FILE)
     (args.out / card_model.META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
     # the figures are measured through the shipped file and cv2.dnn, as the runtime reads
     model = card_model.CardModel.load(args.out / card_model.MODEL_FILE)
-    meta["validation"] = card_model.figures(model.probabilities_shrunk(xv), yv, names)
+    # (one end up, as the images come: the test recomputes it so)
+    meta["validation"] = card_model.figures(model.probabilities_shrunk(xv, both_ends=False), yv, names)
     (args.out / card_model.META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["validation"], indent=1))
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} kB), temperature {temperature:.3f}, "

@@ -84,21 +84,23 @@ class CardModel:
         logits, emb = self.net.forward(["logits", "embedding"])
         return logits.reshape(len(small), -1), emb.reshape(len(small), -1)
 
-    def probabilities_shrunk(self, small: np.ndarray, both_ends: bool = False) -> np.ndarray:
+    def probabilities_shrunk(self, small: np.ndarray, both_ends: bool = True) -> np.ndarray:
         """As probabilities(), for cards already shrunk to the input size (see shrink)."""
         if len(small) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         out = []
-        for a in range(0, len(small), 256):
-            part = small[a:a + 256]
+        for a in range(0, len(small), 128):
+            part = small[a:a + 128]
+            if both_ends:  # the card read the other way up too (one batch): a printed card reads the same
+                part = np.concatenate([part, part[:, ::-1, ::-1]])
             p = softmax(self._forward(part)[0] / self.temperature)
-            if both_ends:  # the card read the other way up too: a printed card reads the same
-                p = (p + softmax(self._forward(np.ascontiguousarray(part[:, ::-1, ::-1]))[0] / self.temperature)) / 2
-            out.append(p)
+            out.append((p[:len(p) // 2] + p[len(p) // 2:]) / 2 if both_ends else p)
         return np.concatenate(out)
 
-    def probabilities(self, cards, both_ends: bool = False) -> np.ndarray:
-        """Calibrated class probabilities (n x len(classes)) of rectified BGR cards."""
+    def probabilities(self, cards, both_ends: bool = True) -> np.ndarray:
+        """Calibrated class probabilities (n x len(classes)) of rectified BGR cards; with
+        `both_ends` the average of the card and the card turned half round (on the dev
+        photos: 381/421 exact instead of 373, 20 wrong codes instead of 28; twice the work)."""
         return self.probabilities_shrunk(shrink(cards), both_ends)
 
     def embed(self, cards) -> np.ndarray:
