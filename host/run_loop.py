@@ -60,7 +60,7 @@ class RunLoop:
 
     def ask_confirmation(self, what: str) -> None:
         self.confirming = True
-        self.ctrl.view.notice(f"confirm: {what} -- Enter if right; else u (undo) then x <card>, then Enter")
+        self.ctrl.notice(f"confirm: {what} -- Enter if right; else u (undo) then x <card>, then Enter")
 
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:
@@ -68,7 +68,7 @@ class RunLoop:
         typed = self.keys.buffer
         lines = self.keys.read_lines(timeout)
         if self.keys.interactive and self.keys.buffer != typed:
-            self.ctrl.view.update(self.ctrl, None)  # echo the line being typed in the prompt
+            self.ctrl.publish(None)  # echo the line being typed in the prompt
         for line in lines:
             if not line.strip():
                 self.confirming = False  # Enter: the person agrees with what the camera saw
@@ -76,7 +76,7 @@ class RunLoop:
             try:
                 cmd = parse_command(line)
             except CommandError as exc:
-                self.ctrl.view.notice(str(exc))
+                self.ctrl.notice(str(exc))
                 continue
             if cmd is not None and not self.ctrl.command(cmd):
                 self.quit = True
@@ -126,7 +126,7 @@ class RunLoop:
         """A recording waits while the referee asks for a card or for a confirmation."""
         while ((self.wait_when_asking and self.ctrl.asking is not None) or self.confirming) and not self.quit:
             if self.keys is None or self.keys.closed:
-                self.ctrl.view.notice("no answer (end of input): stopping here")
+                self.ctrl.notice("no answer (end of input): stopping here")
                 self.quit = True
                 return
             self.idle(0.05)
@@ -136,7 +136,7 @@ class RunLoop:
         if self.keys is None:
             return
         if self.frames is not None and not self.quit:
-            self.ctrl.view.notice("end of the video; still taking commands (q or end of input to stop)")
+            self.ctrl.notice("end of the video; still taking commands (q or end of input to stop)")
         while not self.quit and not self.keys.closed:
             self.idle(0.05)
 

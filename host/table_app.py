@@ -2,28 +2,27 @@
 board and screen out.
 
 `TableController` is the one place where the three inputs meet. It turns each into an event
-for the TableSession (which journals it before anything is shown), then shows the result on
-the board and the screen. It does no I/O of its own: the board link and the view are handed in.
+for the TableSession (which journals it before anything is shown), then publishes the table
+to its feed (tableref.feed), which the board, the screen and any other output subscribe to.
+It does no I/O of its own: the board link and the view are handed in.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from .actions import HELP, Undo, action_event, button_event, landed_event
 from .errors import UserError
+from .feed import BoardOutput, Output, TableFeed, TableUpdate, game_id
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
-from .table import Outcome, TableSession
+from .table import Outcome, TableSession, make_header
 from .terminal_view import seat_names
 
 
-class View(Protocol):
-    def update(self, ctrl: "TableController", line: str | None) -> None: ...
-
-    def notice(self, text: str) -> None: ...
+View = Output  # the screen is one output of the feed like any other
 
 
 @dataclass
@@ -44,9 +43,21 @@ class TableController:
     on_outcome: Callable[[Outcome, str], None] | None = None  # observers (demo --json, tests)
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
+    feed: TableFeed = field(default_factory=TableFeed)
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
+        if self.link is not None:
+            self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
+        self.feed.subscribe(self.view)
+        s = self.session
+        self._header = (s.journal.header.to_json() if s.journal is not None else
+                        make_header(s.game, s.players, s.referee.options, s.referee.setup, self.names))
+        self._header["names"] = list(self.names)
+        self._game_id = game_id(self._header, str(s.journal.path) if s.journal is not None else None)
+
+    def notice(self, text: str) -> None:
+        self.feed.notice(text)
 
     # -- camera --------------------------------------------------------------------------
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
@@ -59,7 +70,7 @@ class TableController:
         if card is None:
             # never guess: the board shows CArd and the screen asks for the card
             self.asking = Ask(t, frame)
-            self.view.notice(f"which card? the camera cannot read the card on the pile (frame {frame}): "
+            self.feed.notice(f"which card? the camera cannot read the card on the pile (frame {frame}): "
                              "type x <card> (e.g. x red-5), or straighten it for another look")
             self.publish(None)
             return None
@@ -85,7 +96,7 @@ class TableController:
         if cmd.action == "quit":
             return False
         if cmd.action == "help":
-            self.view.notice(HELP)
+            self.feed.notice(HELP)
             return True
         state = self.session.state
         if cmd.action == "card":
@@ -103,7 +114,7 @@ class TableController:
             return True
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
-            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now")
+            self.feed.notice(f"{cmd.action.replace('_', ' ')} makes no sense now")
         elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
         else:
@@ -126,7 +137,7 @@ class TableController:
         try:
             out = self.session.submit(event)
         except UserError as exc:  # e.g. a typed card code that does not exist: say so, keep going
-            self.view.notice(str(exc))
+            self.feed.notice(str(exc))
             return None
         self._after(out, by)
         return out
@@ -138,7 +149,7 @@ class TableController:
         if self.on_outcome is not None:
             self.on_outcome(out, by)
         if out.kind == "nothing" and out.note:
-            self.view.notice(out.note)
+            self.feed.notice(out.note)
         self.publish(None if out.kind in ("duplicate",) else line)
 
     def describe(self, out: Outcome, by: str) -> str:
@@ -159,10 +170,14 @@ class TableController:
         return out.note or out.kind
 
     def publish(self, line: str | None = None) -> None:
-        """Show the current state on the board and the screen."""
-        if self.link is not None:
-            self.link.show(self.session.snapshot(asking=self.asking is not None))
-        self.view.update(self, line)
+        """Hand the table as it is now, and the records journaled since the last time, to the feed."""
+        s = self.session
+        records = s.records
+        self.feed.publish(TableUpdate(
+            game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self._game_id,
+            state=s.state, asking=self.asking is not None, illegal_id=s.illegal_id, line=line,
+            recent=tuple(self.recent), index=len(records), last=records[-1] if records else None,
+            new_records=self.feed.pending(records)))
 
     def poll_board(self, timeout_s: float = 0.0) -> int:
         """Apply the board's new presses; returns how many arrived."""
