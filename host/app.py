@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any
 
+from . import outputs
 from .errors import UserError
 from .settings import RunSettings, default_journal_dir, parse_option, resolve
 
@@ -47,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
+    outputs.add_arguments(parser)
 
 
 def parse_region(text: str | None) -> tuple[int, int, int, int] | None:
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     view = LiveView()
     session = TableSession.resume(settings.journal, view.notice) if header is not None else None
     source, link = open_devices(settings, session.applied if session else set(), view.notice)
-    keys = None
+    keys = outs = None
     try:
         if session is None:
             settings.journal.parent.mkdir(parents=True, exist_ok=True)
@@ -156,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
+        outs = outputs.open_outputs(args, ctrl, view.notice, control=True)
         view.prompt = lambda: f"> {keys.buffer}" if keys is not None else ""
         view.board_text = None
         preview = None
@@ -169,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             from .actions import HELP
             view.notice(HELP)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
-                       wait_when_asking=replayable, confirm=args.confirm and replayable)
+                       wait_when_asking=replayable, confirm=args.confirm and replayable, remote=outs.commands)
         try:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame
@@ -180,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             view.notice(f"stopped; continue with: tableref run --resume --journal {settings.journal}")
     finally:
+        if outs is not None:
+            outs.close()
         if keys is not None:
             keys.restore()
         if view.interactive:

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import tempfile
 import time
 from typing import Any
 
+from . import outputs
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
 
@@ -35,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", choices=("auto", "firmware", "sim"), default="auto",
                         help="auto (default): the real firmware on the MicroPython unix port if installed, else sim://")
     parser.add_argument("--json", action="store_true", help="JSON lines of events and states")
+    parser.add_argument("--journal", default=None, metavar="FILE",
+                        help="keep the demo game's journal in FILE (default: a temporary file, removed)")
+    outputs.add_arguments(parser)
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -145,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
+    if args.journal and pathlib.Path(args.journal).exists():
+        raise UserError(f"--journal {args.journal}: already exists")
     game = GAMES[args.game]
     setup = DEMO_SETUP[game]
     started = time.monotonic()
@@ -163,15 +170,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         out.write(intro + "\n")
     with tempfile.TemporaryDirectory(prefix="tableref-demo-") as tmp:
-        import pathlib
-        session = TableSession.new(tg.header, pathlib.Path(tmp) / "journal.jsonl")
+        session = TableSession.new(tg.header, pathlib.Path(args.journal or pathlib.Path(tmp) / "journal.jsonl"))
         ctrl = TableController(session, view, link, [])
         watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
         person = Person(ctrl, link, firmware)
+        outs = None
         try:
+            outs = outputs.open_outputs(args, ctrl, view.notice)
+            ctrl.publish(None)  # the page and the broker get the table before the first card
             summary = _play(tg, scene, ctrl, watcher, person, args.speed)
             _settle_board(ctrl, firmware)
+            if args.web and sys.stdin.isatty():
+                view.notice("game over; the page stays up until Enter")
+                sys.stdin.readline()
         finally:
+            if outs is not None:
+                outs.close()
             session.close()
             link.close()
             if firmware is not None:

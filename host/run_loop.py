@@ -15,6 +15,7 @@ of priming in another state than the uninterrupted run, and could see later fram
 """
 from __future__ import annotations
 
+import queue
 import time
 from typing import Any, Iterable, Iterator
 
@@ -28,8 +29,9 @@ class RunLoop:
     def __init__(self, ctrl: TableController, frames: Iterable[Any] | None, watcher: Any = None,
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
                  skip_through_frame: int | None = None, wait_when_asking: bool = False,
-                 confirm: bool = False) -> None:
+                 confirm: bool = False, remote: "queue.Queue[str] | None" = None) -> None:
         self.ctrl = ctrl
+        self.remote = remote  # command lines from the live page's control (token checked there)
         self.frames = frames
         self.watcher = watcher
         self.keys = keys
@@ -70,20 +72,35 @@ class RunLoop:
         if self.keys.interactive and self.keys.buffer != typed:
             self.ctrl.publish(None)  # echo the line being typed in the prompt
         for line in lines:
-            if not line.strip():
-                self.confirming = False  # Enter: the person agrees with what the camera saw
-                continue
-            try:
-                cmd = parse_command(line)
-            except CommandError as exc:
-                self.ctrl.notice(str(exc))
-                continue
-            if cmd is not None and not self.ctrl.command(cmd):
-                self.quit = True
+            self.handle_line(line)
+            if self.quit:
                 return
+
+    def handle_line(self, line: str) -> None:
+        """One typed line, from the keyboard or the page's control."""
+        if not line.strip():
+            self.confirming = False  # Enter: the person agrees with what the camera saw
+            return
+        try:
+            cmd = parse_command(line)
+        except CommandError as exc:
+            self.ctrl.notice(str(exc))
+            return
+        if cmd is not None and not self.ctrl.command(cmd):
+            self.quit = True
+
+    def handle_remote(self) -> None:
+        while self.remote is not None and not self.quit:
+            try:
+                line = self.remote.get_nowait()
+            except queue.Empty:
+                return
+            self.ctrl.notice(f"from the page: {line}")
+            self.handle_line(line)
 
     def idle(self, timeout: float = 0.0) -> None:
         self.handle_keys(timeout)
+        self.handle_remote()
         self.ctrl.poll_board()
 
     # -- the whole run ---------------------------------------------------------------------

@@ -85,11 +85,10 @@ class TableSession:
                                       options=header.options, setup=header.setup))
         for no, rec in enumerate(records):
             try:
-                session._apply(rec)
+                session.apply_record(rec)
             except Exception as exc:  # e.g. an undo with nothing to undo: a journal we did not write
                 from .errors import UserError
                 raise UserError(f"{journal_path}: record {no + 1} cannot be applied: {exc}") from None
-            session.records.append(rec)
         session.journal = Journal.open_append(journal_path)
         return session
 
@@ -154,6 +153,13 @@ class TableSession:
         if last is not None and last.get("type") in ("card", "flip"):
             return self.submit({"type": "undo", **where})
         return Outcome("nothing", note="a card was taken off the pile")
+
+    def apply_record(self, rec: Mapping[str, Any]) -> Outcome:
+        """Apply a record that is already in a journal (a resume, or a copy of the journal
+        received elsewhere, e.g. by the scoreboard); nothing is written."""
+        out = self._apply(rec)
+        self.records.append(dict(rec))
+        return out
 
     def _apply(self, rec: Mapping[str, Any]) -> Outcome:
         key = parse_source_tag(rec.get("src"))
