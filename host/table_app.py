@@ -131,6 +131,10 @@ class TableController:
         record["src"] = source_tag(btn)
         return self._submit(record, "board")
 
+    def submit(self, event: dict[str, Any], by: str = "key") -> Outcome | None:
+        """A ready-made event (a simulated or replayed table): journaled and published like any other."""
+        return self._submit(dict(event), by)
+
     # -- plumbing ------------------------------------------------------------------------
     def _submit(self, event: dict[str, Any], by: str) -> Outcome | None:
         self._expected: int | None = self.session.state.get("current_seat")  # who a seat-less card is from

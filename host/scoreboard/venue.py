@@ -90,7 +90,7 @@ class Venue:
             return
         record = msg.get("record")
         if not isinstance(record, dict):
-            self._bad(f"{tbl}: record {index} without a record object")
+            self.ignore(f"{tbl}: record {index} without a record object")
             return
         if index > g.applied + 1:
             if len(g.waiting) < MAX_WAITING:
@@ -122,7 +122,7 @@ class Venue:
     def on_status(self, tbl: str, payload: bytes) -> None:
         text = payload.decode("utf-8", "replace").strip()
         if text not in ("online", "offline"):
-            self._bad(f"{tbl}/status: {text[:40]!r} is neither online nor offline")
+            self.ignore(f"{tbl}/status: {text[:40]!r} is neither online nor offline")
             return
         self.online[tbl] = text == "online"
         self._show_table(tbl)
@@ -145,7 +145,7 @@ class Venue:
         try:
             session = new_session(header, f"{tbl}/{msg['game']}")
         except UserError as exc:
-            self._bad(str(exc))
+            self.ignore(str(exc))
             return False
         g = Game(tbl, msg["game"], header, session, seen=now)
         self.store.add_game(tbl, g.game, header)
@@ -160,7 +160,7 @@ class Venue:
             elif record["type"] == "undo" and not g.session.referee.events:
                 raise UserError("an undo with nothing to undo")
         except (UserError, ValueError, KeyError, TypeError) as exc:
-            self._bad(f"{g.table}: record {index} of game {g.game} cannot be applied ({exc}); asking again")
+            self.ignore(f"{g.table}: record {index} of game {g.game} cannot be applied ({exc}); asking again")
             g.asked = (-1, 0.0)
             self._ask(g, time.time())
             return False
@@ -182,7 +182,7 @@ class Venue:
         g.asked = (start, now)
         self.ask(g.table, g.game, start)
 
-    def _bad(self, text: str) -> None:
+    def ignore(self, text: str) -> None:
         if text not in self._said:  # one line per kind of trouble, not one per message
             self._said.add(text)
             self.say(f"ignored: {text}")
