@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from .table import TableSession, make_header
     from .table_app import TableController
 
+    outputs.check_arguments(args)
     settings, header = settings_from_args(args)
     region = parse_region(settings.region)
     if args.speed < 0:

@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
+    outputs.check_arguments(args)
     if args.journal and pathlib.Path(args.journal).exists():
         raise UserError(f"--journal {args.journal}: already exists")
     game = GAMES[args.game]

@@ -17,6 +17,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="publish the table's state and journal records to an MQTT broker (mqtts:// for TLS)")
 
 
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse a malformed --web or --publish at once, before a camera or a game is set up."""
+    if getattr(args, "web", None):
+        from .web.server import parse_bind
+        parse_bind(args.web)
+    if getattr(args, "publish", None):
+        from .mqtt.topics import parse_url
+        parse_url(args.publish, "--publish", levels=2)
+
+
 class Outputs:
     """The network outputs of one table; close() stops them (the journal is already on disk)."""
 

@@ -54,7 +54,7 @@ class TableController:
         self._header = (s.journal.header.to_json() if s.journal is not None else
                         make_header(s.game, s.players, s.referee.options, s.referee.setup, self.names))
         self._header["names"] = list(self.names)
-        self._game_id = game_id(self._header, str(s.journal.path) if s.journal is not None else None)
+        self.game_id = game_id(self._header, str(s.journal.path) if s.journal is not None else None)
 
     def notice(self, text: str) -> None:
         self.feed.notice(text)
@@ -178,7 +178,7 @@ class TableController:
         s = self.session
         records = s.records
         self.feed.publish(TableUpdate(
-            game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self._game_id,
+            game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self.game_id,
             state=s.state, asking=self.asking is not None, illegal_id=s.illegal_id, line=line,
             recent=tuple(self.recent), index=len(records), last=records[-1] if records else None,
             new_records=self.feed.pending(records)))

@@ -53,6 +53,8 @@ class Broker:
         self.port = free_port()
         self.folder = folder
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest stderr", "log_type error"]
+        if os.geteuid() == 0:  # as root it would switch to the user "mosquitto", who cannot read tmp_path
+            lines.append("user root")
         if users:
             pw = folder / "passwd"
             pw.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
