@@ -88,10 +88,13 @@ class MqttOutput:
 
     def _on_update(self, arg: tuple[TableUpdate, float]) -> None:
         u, t = arg
-        if u.game_id != self._game:  # the first update (a resumed game brings its whole journal)
+        if u.game_id != self._game:  # the first update (a resumed game brings its whole journal), or a new game
             self._game = u.game_id
             self._records = [topics.dumps({"table": self.name, "game": u.game_id, "index": 0, "t": t,
                                            "header": u.header})]
+            self._next, self.acked = 0, -1
+            self._done.clear()
+            self._inflight.clear()
         for index, record in u.new_records:
             assert index == len(self._records), "the feed hands on each record once, in order"
             self._records.append(topics.dumps({"table": self.name, "game": u.game_id, "index": index, "t": t,

@@ -23,15 +23,17 @@ class Quiet:
 
 
 class SimTable:
-    def __init__(self, url: str, journal: pathlib.Path, game: str = "ono99_2022", players: int = 4,
+    def __init__(self, url: str | MqttOutput, journal: pathlib.Path, game: str = "ono99_2022", players: int = 4,
                  seed: int = 0, names: list[str] | None = None, say: Callable[[str], None] = print,
                  max_events: int = 5000) -> None:
+        """`url`: where to publish, or the output of the table's previous game (its next game
+        goes out on the same connection)."""
         sim = simulate_game(game, players, seed, {"target_score": 100} if game == "uno" else {},
                             max_events=max_events)
         self.events = [dict(e) for e in sim.events]
         header = make_header(game, players, sim.header["options"], names=names)
         self.ctrl = TableController(TableSession.new(header, journal), Quiet(), None, list(names or []))
-        self.output = MqttOutput.start(url, say)
+        self.output = url if isinstance(url, MqttOutput) else MqttOutput.start(url, say)
         self.ctrl.feed.subscribe(self.output)
         self.ctrl.publish(None)
         self.done = 0
@@ -47,6 +49,7 @@ class SimTable:
         if out is not None and out.verdict is not None and out.verdict.illegal is not None:
             self.ctrl.removed()
 
-    def close(self) -> None:
-        self.output.close()
+    def close(self, output: bool = True) -> None:
+        if output:
+            self.output.close()
         self.ctrl.session.close()

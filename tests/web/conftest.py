@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import pathlib
-import shutil
-import socket
-import subprocess
 import time
 from typing import Iterator
 
 import pytest
+
+from tableref.mqtt.mosquitto import Broker, find_mosquitto, free_port
+
+__all__ = ["Broker", "free_port", "wait_for", "need", "require_mosquitto"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -26,12 +27,6 @@ def need(what: str, why: str) -> None:
     pytest.skip(f"{what} is not installed ({why})")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_for(check, timeout: float = 30.0, what: str = "condition", every: float = 0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -42,58 +37,14 @@ def wait_for(check, timeout: float = 30.0, what: str = "condition", every: float
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
-class Broker:
-    """One Mosquitto process; stop()/start() keep the port, kill() is a crash."""
-
-    def __init__(self, folder: pathlib.Path, users: dict[str, str] | None = None) -> None:
-        exe = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
-        if exe is None:
-            need("mosquitto", "apt-get install -y mosquitto")
-        self.exe = exe
-        self.port = free_port()
-        self.folder = folder
-        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest stderr", "log_type error"]
-        if os.geteuid() == 0:  # as root it would switch to the user "mosquitto", who cannot read tmp_path
-            lines.append("user root")
-        if users:
-            pw = folder / "passwd"
-            pw.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
-            os.chmod(pw, 0o600)
-            subprocess.run([shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd", "-U", str(pw)], check=True)
-            lines += ["allow_anonymous false", f"password_file {pw}"]
-        else:
-            lines.append("allow_anonymous true")
-        self.conf = folder / "mosquitto.conf"
-        self.conf.write_text("\n".join(lines) + "\n")
-        self.proc: subprocess.Popen | None = None
-
-    def url(self, path: str, auth: str = "") -> str:
-        return f"mqtt://{auth + '@' if auth else ''}127.0.0.1:{self.port}/{path}"
-
-    def start(self) -> "Broker":
-        self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)], stderr=open(self.folder / "broker.log", "ab"))
-
-        def listening() -> bool:
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", self.port)) == 0
-        wait_for(listening, 10, "mosquitto to listen")
-        return self
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        self.proc = None
+def require_mosquitto() -> None:
+    if find_mosquitto() is None:
+        need("mosquitto", "apt-get install -y mosquitto")
 
 
 @pytest.fixture
 def broker(tmp_path: pathlib.Path) -> Iterator[Broker]:
+    require_mosquitto()
     b = Broker(tmp_path).start()
     try:
         yield b

@@ -14,7 +14,7 @@ from tableref.mqtt.sim_table import SimTable
 from tableref.record import read_record
 from tableref.web.snapshot import table_view
 
-from conftest import Broker, free_port, wait_for
+from conftest import Broker, free_port, require_mosquitto, wait_for
 from venue import TABLEREF, ScoreboardProc, journal_session, journal_standings, wait_caught_up
 
 NAMES = [["Ana", "Bo", "Cy", "Dan"], ["Eve", "Ana", "Finn", "Bo"], ["Cy", "Gus", "Eve", "Hal"]]
@@ -149,6 +149,7 @@ def test_bad_messages_on_the_venue_are_one_line_each_and_ignored(broker: Broker,
 
 
 def test_wrong_password_and_no_broker_are_one_line_and_the_table_goes_on(tmp_path: pathlib.Path) -> None:
+    require_mosquitto()
     guarded = Broker(tmp_path, users={"table7": "right"}).start()
     try:
         for url in (guarded.url("venue/t1", "table7:wrong"), f"mqtt://127.0.0.1:{free_port()}/venue/t1"):
