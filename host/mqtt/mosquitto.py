@@ -25,7 +25,9 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, folder: pathlib.Path, users: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: pathlib.Path, users: dict[str, str] | None = None,
+                 tls: tuple[pathlib.Path, pathlib.Path, pathlib.Path] | None = None) -> None:
+        """`users`: name -> password (else anonymous); `tls`: (CA, certificate, key) files (mqtts)."""
         exe = find_mosquitto()
         if exe is None:
             raise RuntimeError("mosquitto is not installed (apt-get install -y mosquitto)")
@@ -34,6 +36,9 @@ class Broker:
         self.folder = folder
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest stderr", "log_type error",
                  "max_queued_messages 100000"]
+        if tls is not None:
+            lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]
+        self.scheme = "mqtts" if tls is not None else "mqtt"
         if os.geteuid() == 0:  # as root it would switch to the user "mosquitto", who may not read `folder`
             lines.append("user root")
         if users:
@@ -50,7 +55,7 @@ class Broker:
         self.proc: subprocess.Popen | None = None
 
     def url(self, path: str, auth: str = "") -> str:
-        return f"mqtt://{auth + '@' if auth else ''}127.0.0.1:{self.port}/{path}"
+        return f"{self.scheme}://{auth + '@' if auth else ''}127.0.0.1:{self.port}/{path}"
 
     def start(self, timeout_s: float = 10.0) -> "Broker":
         with open(self.folder / "broker.log", "ab") as log:

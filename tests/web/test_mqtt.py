@@ -187,3 +187,48 @@ def test_bad_addresses_are_one_line(argv: list[str], expected: str) -> None:
     proc = subprocess.run([TABLEREF, *argv], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and expected in proc.stderr, proc.stderr
+
+
+def make_certificates(folder: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path, pathlib.Path]:
+    """A private CA and a certificate for 127.0.0.1 signed by it (openssl's command line)."""
+    import shutil
+    from conftest import need
+    if shutil.which("openssl") is None:
+        need("openssl", "apt-get install -y openssl")
+    ca, ca_key, cert, key = (folder / n for n in ("ca.pem", "ca.key", "server.pem", "server.key"))
+    run = lambda *a: subprocess.run(["openssl", *a], check=True, capture_output=True)  # noqa: E731
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca), "-days", "2",
+        "-subj", "/CN=tableref test CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(folder / "server.csr"),
+        "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(folder / "server.csr"), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(cert), "-days", "2", "-extfile", str(folder / "san.ext"))
+    return ca, cert, key
+
+
+def test_tls_with_a_private_ca_and_credentials(tmp_path: pathlib.Path) -> None:
+    require_mosquitto()
+    ca, cert, key = make_certificates(tmp_path)
+    tls = Broker(tmp_path, users={"venue": "s3cret"}, tls=(ca, cert, key)).start()
+    try:
+        url = lambda path: tls.url(path, "venue:s3cret") + f"?ca={ca}"  # noqa: E731
+        board = ScoreboardProc(url("venue"), tmp_path / "sb.sqlite", tmp_path / "sb.log").start()
+        said: list[str] = []
+        tables = {"t1": SimTable(url("venue/t1"), tmp_path / "t1.jsonl", seed=5, names=NAMES[0], say=said.append)}
+        try:
+            play(tables)
+            check_equal_to_journals(board, tables)
+        finally:
+            close(tables)
+            board.stop()
+        assert not [s for s in said if "still trying" in s], said
+        # without the private CA the broker's certificate is not trusted: one line, the game goes on
+        said = []
+        t = SimTable(tls.url("venue/t2", "venue:s3cret"), tmp_path / "t2.jsonl", seed=5, say=said.append)
+        play({"t2": t})
+        time.sleep(2)
+        t.close()
+        assert len([s for s in said if "still trying" in s]) == 1, said
+    finally:
+        tls.kill()
