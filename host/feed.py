@@ -46,9 +46,9 @@ class Output(Protocol):
     def notice(self, text: str) -> None: ...
 
 
-def game_id(header: dict[str, Any], where: str | None) -> str:
+def game_id(header: dict[str, Any], where: str) -> str:
     """A short id for one game's journal: the same file and header give the same id."""
-    text = json.dumps(header, sort_keys=True) + "\n" + (where or "")
+    text = json.dumps(header, sort_keys=True) + "\n" + where
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 

@@ -8,6 +8,7 @@ It does no I/O of its own: the board link and the view are handed in.
 """
 from __future__ import annotations
 
+import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -51,10 +52,13 @@ class TableController:
             self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
         self.feed.subscribe(self.view)
         s = self.session
-        self._header = (s.journal.header.to_json() if s.journal is not None else
-                        make_header(s.game, s.players, s.referee.options, s.referee.setup, self.names))
+        if s.journal is not None:  # the journal's own header: a resume, even with new names, is the same game
+            self._header = s.journal.header.to_json()
+            self.game_id = game_id(self._header, str(s.journal.path.resolve()))
+        else:
+            self._header = make_header(s.game, s.players, s.referee.options, s.referee.setup)
+            self.game_id = uuid.uuid4().hex[:12]
         self._header["names"] = list(self.names)
-        self.game_id = game_id(self._header, str(s.journal.path) if s.journal is not None else None)
 
     def notice(self, text: str) -> None:
         self.feed.notice(text)

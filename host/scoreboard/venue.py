@@ -112,7 +112,8 @@ class Venue:
         if g is None and not self._start(tbl, msg, now):
             return
         g = self.games[(tbl, msg["game"])]
-        view = msg.get("view") if isinstance(msg.get("view"), dict) else {}
+        given = msg.get("view")
+        view: dict[str, Any] = given if isinstance(given, dict) else {}
         g.extra = {"asking": bool(view.get("asking")), "recent": list(view.get("recent") or [])[-6:],
                    "index": msg["index"]}
         if msg["index"] > g.applied:

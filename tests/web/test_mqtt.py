@@ -232,3 +232,35 @@ def test_tls_with_a_private_ca_and_credentials(tmp_path: pathlib.Path) -> None:
         assert len([s for s in said if "still trying" in s]) == 1, said
     finally:
         tls.kill()
+
+
+def test_a_resumed_table_is_the_same_game_and_nothing_counts_twice(broker: Broker, tmp_path: pathlib.Path) -> None:
+    from tableref.mqtt.publisher import MqttOutput
+    from tableref.table import TableSession
+    from tableref.table_app import TableController
+    board = ScoreboardProc(broker.url("venue"), tmp_path / "sb.sqlite", tmp_path / "sb.log").start()
+    first = SimTable(broker.url("venue/t1"), tmp_path / "t1.jsonl", seed=7, names=NAMES[0], say=lambda t: None)
+    try:
+        play({"t1": first}, 15)
+    finally:
+        first.close()  # the table's computer goes down
+    # it comes back: `tableref run --resume --names ...` (renamed seats: still the same game)
+    session = TableSession.resume(tmp_path / "t1.jsonl")
+    again = TableController(session, first.ctrl.view, None, ["Ana", "Bo", "Cy", "Dee"])
+    output = MqttOutput.start(broker.url("venue/t1"), lambda t: None)
+    again.feed.subscribe(output)
+    again.publish("resumed")  # hands on the whole journal again; the scoreboard already has most of it
+    assert again.game_id == first.ctrl.game_id
+    for event in first.events[first.done:]:
+        out = again.submit(event)
+        if out is not None and out.verdict is not None and out.verdict.illegal is not None:
+            again.removed()
+    output.close()
+    session.close()
+    try:
+        state = wait_caught_up(board, {"t1": tmp_path / "t1.jsonl"})
+        assert board.kept("t1") == read_record(tmp_path / "t1.jsonl")[1]
+        assert state["table:t1"]["names"] == NAMES[0], "the standings go by the journal's names"
+    finally:
+        err = board.stop()
+    assert "copies ignored" in err and " 0 copies" not in err, "the resumed table's first records came twice"
