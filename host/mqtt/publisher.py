@@ -80,8 +80,11 @@ class MqttOutput:
                     break
                 deadline = time.monotonic() + CLOSE_WAIT_S  # let the last records be acknowledged
                 continue
-            getattr(self, "_on_" + kind)(arg)
-            self._pump()
+            try:
+                getattr(self, "_on_" + kind)(arg)
+                self._pump()
+            except Exception as exc:  # never silently: the journal still has everything
+                self.say(f"mqtt: publishing stopped working ({exc.__class__.__name__}: {exc}); the journal has it all")
             if deadline is not None and self.acked >= len(self._records) - 1:
                 break
         self._finish()

@@ -81,6 +81,8 @@ class Scoreboard:
             (self.venue.on_records if kind == "records" else self.venue.on_state)(table, body)
         except (ValueError, KeyError, TypeError) as exc:
             self.venue.ignore(f"{msg.topic}: {exc}")
+        except Exception as exc:  # e.g. the disk is full: say it, keep the client's thread alive
+            say(f"error on {msg.topic}: {exc.__class__.__name__}: {exc}")
 
     def stop(self) -> None:
         if self.client is not None:

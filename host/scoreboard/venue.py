@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import UserError
-from ..record import TABLE_RECORD_TYPES, RecordHeader
-from ..table import TableSession, _game_event
+from ..record import RecordHeader
+from ..table import TableSession
 from ..web.snapshot import table_view
 from .standings import standings
 from .store import Store
@@ -156,10 +156,7 @@ class Venue:
     def _apply(self, g: Game, index: int, record: dict[str, Any]) -> bool:
         """Apply the next record (stored in the same transaction); False for one that cannot be."""
         try:
-            if record.get("type") not in TABLE_RECORD_TYPES:
-                g.session.referee.check(_game_event(record))
-            elif record["type"] == "undo" and not g.session.referee.events:
-                raise UserError("an undo with nothing to undo")
+            g.session.check_record(record)
         except (UserError, ValueError, KeyError, TypeError) as exc:
             self.ignore(f"{g.table}: record {index} of game {g.game} cannot be applied ({exc}); asking again")
             g.asked = (-1, 0.0)
