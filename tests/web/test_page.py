@@ -99,7 +99,7 @@ def test_the_page_of_a_running_demo_follows_the_journal(browser: Any, tmp_path: 
         assert overlay.evaluate("document.documentElement.classList.contains('overlay')")
         assert overlay.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
         assert overlay.locator(".table .big").is_visible()
-        screenshot(overlay, tmp_path, "live-page-overlay.png")
+        overlay.screenshot(path=str(tmp_path / "live-page-overlay.png"))
         assert proc.wait(timeout=600) == 0, proc.stderr.read()  # type: ignore[union-attr]
         names, states = journal_steps(journal)
         check_against_journal(shown(tv), names, states)
