@@ -17,7 +17,7 @@ from ..errors import UserError
 from ..record import RecordHeader
 from ..table import TableSession
 from ..web.snapshot import table_view
-from .standings import standings
+from .standings import Standings
 from .store import Store
 
 ASK_AGAIN_S = 1.0     # a resend request is repeated at most this often per game
@@ -35,14 +35,15 @@ class Game:
     seen: float = 0.0                      # last time anything of it arrived
     extra: dict[str, Any] = field(default_factory=dict)  # from the table's state message: asking, recent
 
+    names: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        given = list(self.header.get("names") or [])
+        self.names = [given[i] if i < len(given) else f"P{i}" for i in range(self.session.players)]
+
     @property
     def applied(self) -> int:
         return len(self.session.records)
-
-    @property
-    def names(self) -> list[str]:
-        given = list(self.header.get("names") or [])
-        return [given[i] if i < len(given) else f"P{i}" for i in range(self.session.players)]
 
 
 def new_session(header: dict[str, Any], where: str) -> TableSession:
@@ -58,6 +59,8 @@ class Venue:
         self.show = show      # (hub key, value): the page
         self.say = say
         self.games: dict[tuple[str, str], Game] = {}
+        self.latest: dict[str, Game] = {}   # the game each table shows: the one heard from last
+        self.standings = Standings()
         self.online: dict[str, bool] = {}
         self.applied = 0      # records applied since start
         self.copies = 0       # records that arrived again and were not applied
@@ -67,9 +70,11 @@ class Venue:
             for rec in records:
                 g.session.apply_record(rec)
             self.games[(tbl, game)] = g
-        for tbl in {t for t, _ in self.games}:
+            self.latest[tbl] = g
+            self.standings.set((tbl, game), g.names, g.session.state)
+        for tbl in self.latest:
             self._show_table(tbl)
-        self._show_standings()
+        self.show("standings", self.standings.rows())
 
     # -- messages ------------------------------------------------------------------------------
     def on_records(self, tbl: str, msg: dict[str, Any], now: float | None = None) -> None:
@@ -84,7 +89,7 @@ class Venue:
                 self.copies += g is not None
                 return
             g = self.games[key]
-        g.seen = now
+        self._heard(g, now)
         if index <= g.applied:
             self.copies += 1
             return
@@ -104,7 +109,8 @@ class Venue:
         if g.waiting:
             self._ask(g, now)
         self._show_table(tbl)
-        self._show_standings()
+        if self.standings.set(key, g.names, g.session.state):
+            self.show("standings", self.standings.rows())
 
     def on_state(self, tbl: str, msg: dict[str, Any], now: float | None = None) -> None:
         now = time.time() if now is None else now
@@ -114,11 +120,14 @@ class Venue:
         g = self.games[(tbl, msg["game"])]
         given = msg.get("view")
         view: dict[str, Any] = given if isinstance(given, dict) else {}
-        g.extra = {"asking": bool(view.get("asking")), "recent": list(view.get("recent") or [])[-6:],
-                   "index": msg["index"]}
+        extra = {"asking": bool(view.get("asking")), "recent": list(view.get("recent") or [])[-6:],
+                 "index": msg["index"]}
         if msg["index"] > g.applied:
             self._ask(g, now)   # the table is further than we are: a record went missing
-        self._show_table(tbl)
+        if extra != g.extra:
+            g.extra = extra
+            self._heard(g, now)
+            self._show_table(tbl)
 
     def on_status(self, tbl: str, payload: bytes) -> None:
         text = payload.decode("utf-8", "replace").strip()
@@ -151,7 +160,14 @@ class Venue:
         g = Game(tbl, msg["game"], header, session, seen=now)
         self.store.add_game(tbl, g.game, header)
         self.games[(tbl, g.game)] = g
+        self._heard(g, now)
         return True
+
+    def _heard(self, g: Game, now: float) -> None:
+        g.seen = now
+        shown = self.latest.get(g.table)
+        if shown is not g and (shown is None or shown.seen <= now):
+            self.latest[g.table] = g
 
     def _apply(self, g: Game, index: int, record: dict[str, Any]) -> bool:
         """Apply the next record (stored in the same transaction); False for one that cannot be."""
@@ -185,12 +201,8 @@ class Venue:
             self._said.add(text)
             self.say(f"ignored: {text}")
 
-    def current(self, tbl: str) -> Game | None:
-        games = [g for (t, _), g in self.games.items() if t == tbl]
-        return max(games, key=lambda g: g.seen) if games else None
-
     def _show_table(self, tbl: str) -> None:
-        g = self.current(tbl)
+        g = self.latest.get(tbl)
         if g is None:
             return
         view = table_view(g.session.game, g.names, g.session.state, index=g.applied, game_id=g.game)
@@ -198,7 +210,4 @@ class Venue:
             view.update(asking=g.extra["asking"], recent=g.extra["recent"])
         view.update(name=tbl, online=self.online.get(tbl, True))
         self.show(f"table:{tbl}", view)
-
-    def _show_standings(self) -> None:
-        self.show("standings", standings((g.names, g.session.state) for g in self.games.values()))
 
