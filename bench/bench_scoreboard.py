@@ -135,7 +135,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=300.0, help="length of the load (default 300)")
     args = ap.parse_args()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-scoreboard-"))
-    broker = Broker(tmp).start()
+    try:
+        broker = Broker(tmp).start()
+    except RuntimeError as exc:
+        print(f"bench_scoreboard: {exc}", file=sys.stderr)
+        return 1
     board = subprocess.Popen([TABLEREF, "scoreboard", broker.url("venue"), "--web", "127.0.0.1:0",
                               "--db", str(tmp / "sb.sqlite")], stderr=subprocess.PIPE, text=True)
     try:
