@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any
 
+from . import outputs
 from .errors import UserError
 from .settings import RunSettings, default_journal_dir, parse_option, resolve
 
@@ -47,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
+    outputs.add_arguments(parser)
 
 
 def parse_region(text: str | None) -> tuple[int, int, int, int] | None:
@@ -134,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from .table import TableSession, make_header
     from .table_app import TableController
 
+    outputs.check_arguments(args)
     settings, header = settings_from_args(args)
     region = parse_region(settings.region)
     if args.speed < 0:
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     view = LiveView()
     session = TableSession.resume(settings.journal, view.notice) if header is not None else None
     source, link = open_devices(settings, session.applied if session else set(), view.notice)
-    keys = None
+    keys = outs = None
     try:
         if session is None:
             settings.journal.parent.mkdir(parents=True, exist_ok=True)
@@ -156,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
+        outs = outputs.open_outputs(args, ctrl, view.notice, control=True)
         view.board_text = None
         preview = None
         if args.preview:
@@ -171,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
         evidence = EvidenceRecorder(evidence_dir(settings.journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
-                       wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame)
+                       wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame,
+                       remote=outs.commands)
         view.prompt = loop.prompt
         ctrl.read_hand = loop.read_hand
         try:
@@ -186,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             view.notice(f"stopped; continue with: tableref run --resume --journal {settings.journal}")
     finally:
+        if outs is not None:
+            outs.close()
         if keys is not None:
             keys.restore()
         if view.interactive:

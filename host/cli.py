@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synth": ("tableref.vision.synth_cmd", "write synthetic pile clips with ground truth"),
     "ports": ("tableref.ports_cmd", "list boards found on USB serial ports"),
     "flash": ("tableref.flash_cmd", "deploy the firmware to a board with mpremote"),
+    "scoreboard": ("tableref.scoreboard.cmd", "one live page for every table of a venue (MQTT), standings in SQLite"),
 }
 
 

@@ -20,6 +20,7 @@ import tempfile
 import time
 from typing import Any, Callable
 
+from . import outputs
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
 
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep the game's journal here, its evidence pictures beside it (default: a temporary file)")
     parser.add_argument("--report", metavar="FILE.html", default=None,
                         help="write the after-game report here at the end (the demo's frames are its pictures)")
+    outputs.add_arguments(parser)
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -151,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
+    outputs.check_arguments(args)
     if args.journal and pathlib.Path(args.journal).exists():
         raise UserError(f"{args.journal}: already exists (the demo starts a new journal)")
     game = GAMES[args.game]
@@ -178,10 +181,18 @@ def run(args: argparse.Namespace) -> int:
         evidence = EvidenceRecorder(evidence_dir(journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
         person = Person(ctrl, link, firmware)
+        outs = None
         try:
+            outs = outputs.open_outputs(args, ctrl, view.notice)
+            ctrl.publish(None)  # the page and the broker get the table before the first card
             summary = _play(tg, scene, ctrl, watcher, person, args.speed, on_frame=evidence.frame)
             _settle_board(ctrl, firmware)
+            if args.web and sys.stdin.isatty():
+                view.notice("game over; the page stays up until Enter")
+                sys.stdin.readline()
         finally:
+            if outs is not None:
+                outs.close()
             session.close()
             link.close()
             if firmware is not None:
