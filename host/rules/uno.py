@@ -429,13 +429,13 @@ class UnoRules(Ruleset):
         target = self.opt["target_score"]
         scoring = self.opt.get("scoring")
         w = st.hand_winner
+        seats = st.active_seats()
+        if any(a != w and a not in st.revealed for a in seats):
+            return  # C22: the hand is scored when every loser has revealed
         if scoring == "winner_collects" and w is not None:
             if st.scores[w] >= target:
                 st.game_over, st.winner = True, w
         elif scoring == "cumulative_low":
-            seats = st.active_seats()
-            if any(a != w and a not in st.revealed for a in seats):
-                return  # the hand is scored when every loser has revealed
             if max(st.scores[a] for a in seats) >= target:
                 low = min(st.scores[a] for a in seats)
                 best = [a for a in seats if st.scores[a] == low]
@@ -592,7 +592,8 @@ class UnoRules(Ruleset):
             return
         self.accept(st, s)
         self.gain(st, s, count)
-        st.set_awaiting("play_or_pass", s)
+        if not self.must_play_drawn():
+            st.set_awaiting("play_or_pass", s)  # C21: only where a pass answers the draw
         self.mercy(st)
 
     def on_pass(self, st: GameState, ev: dict[str, Any]) -> None:
