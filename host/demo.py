@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
+from .rules import ruleset_class
 
 GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
 PRESS_TIMEOUT_S = 15.0
@@ -141,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
     from .table_app import TableController
     from .vision.recognise import Recogniser
     from .vision.watcher import PileWatcher
-    from .app import game_deck
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         import pathlib
         session = TableSession.new(tg.header, pathlib.Path(tmp) / "journal.jsonl")
         ctrl = TableController(session, view, link, [])
-        watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
+        watcher = PileWatcher(Recogniser(ruleset_class(game).vision_deck(session.referee.options)))
         person = Person(ctrl, link, firmware)
         try:
             summary = _play(tg, scene, ctrl, watcher, person, args.speed)

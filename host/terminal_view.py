@@ -9,13 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Sequence
 
-GAME_TITLES = {
-    "ono99_classic": "O'NO 99 (1980/87)",
-    "ono99_2022": "ONO 99 (2022)",
-    "uno": "UNO",
-    "uno_no_mercy": "UNO Show 'Em No Mercy",
-    "ena": "Ena",
-}
+from .rules import ruleset_class
 
 REASONS = {
     "out_of_turn": "not your turn",
@@ -132,7 +126,7 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
            style: Style | None = None, notice: str | None = None) -> str:
     """The whole screen for one state, as lines of text."""
     style = style or Style(False)
-    title = GAME_TITLES.get(game, game)
+    title = ruleset_class(game).title
     head = f"{title} - hand {state.get('hand', 1)}"
     if state.get("total") is not None:
         head += f" - total {state['total']}"

@@ -6,12 +6,12 @@ Vocabulary: the *victim* owes a draw (`pending`), a *side penalty* does not chan
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..cards import (UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
                      uno_card_set, uno_points)
 from .base import Ruleset
-from .options import ConfigError
+from .options import UNO_OPTIONS, ConfigError
 from .state import GameState
 
 HAND_SIZE = 7
@@ -20,10 +20,17 @@ BLOCKING = ("target", "challenge_result", "reflip")  # inputs a card cannot stan
 
 class UnoRules(Ruleset):
     game = "uno"
+    title = "UNO"
+    family = "uno"
     codes = UNO_CODES
+    option_specs = UNO_OPTIONS
+
+    @classmethod
+    def vision_deck(cls, options: Mapping[str, Any]) -> str:
+        return "uno" if str(options.get("deck", "108")) == "108" else "uno112"
 
     def deck(self) -> tuple[str, ...]:
-        return uno_card_set(self.game, self.opt.get("deck", "108"))
+        return uno_card_set(self.opt.get("deck", "108"))
 
     # --- setup ----------------------------------------------------------------------------
     def start(self, st: GameState, setup: dict[str, Any]) -> None:
