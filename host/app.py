@@ -18,13 +18,12 @@ from typing import Any
 
 from . import outputs
 from .errors import UserError
+from .rules import GAME_IDS, ruleset_class
 from .settings import RunSettings, default_journal_dir, parse_option, resolve
-
-GAMES = ("ono99_classic", "ono99_2022", "uno", "uno_no_mercy", "ena")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default=None, help="the game being played")
+    parser.add_argument("--game", choices=GAME_IDS, default=None, help="the game being played")
     parser.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     parser.add_argument("--names", nargs="+", default=None, metavar="NAME",
                         help="player names, seat 0 first (seats go clockwise)")
@@ -155,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
             session = TableSession.new(make_header(settings.game, settings.players, settings.options,
                                                    names=settings.names), settings.journal)
         from .vision.watcher import PileWatcher
-        deck = game_deck(settings.game, session.referee.options) if settings.deck == "auto" else settings.deck
+        deck = (ruleset_class(settings.game).vision_deck(session.referee.options) if settings.deck == "auto"
+                else settings.deck)
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
@@ -202,15 +202,6 @@ def run(args: argparse.Namespace) -> int:
         if session is not None:
             session.close()
     return 0
-
-
-def game_deck(game: str, options: dict[str, Any]) -> str:
-    """The recogniser's deck for a game when --deck is auto: only codes the game can have."""
-    if game.startswith("ono99"):
-        return game
-    if game == "uno_no_mercy":
-        return "uno_no_mercy"
-    return "uno" if str(options.get("deck", "108")) == "108" else "uno112"
 
 
 def _recogniser(deck: str) -> Any:

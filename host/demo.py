@@ -23,6 +23,7 @@ from typing import Any, Callable
 from . import outputs
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
+from .rules import ruleset_class
 
 GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
 PRESS_TIMEOUT_S = 15.0
@@ -148,7 +149,6 @@ def run(args: argparse.Namespace) -> int:
     from .table_app import TableController
     from .vision.recognise import Recogniser
     from .vision.watcher import PileWatcher
-    from .app import game_deck
     from .evidence import EvidenceRecorder, evidence_dir, observe
 
     if args.speed < 0:
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         journal = pathlib.Path(args.journal) if args.journal else pathlib.Path(tmp) / "journal.jsonl"
         session = TableSession.new(tg.header, journal)
         ctrl = TableController(session, view, link, [])
-        watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
+        watcher = PileWatcher(Recogniser(ruleset_class(game).vision_deck(session.referee.options)))
         evidence = EvidenceRecorder(evidence_dir(journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
         person = Person(ctrl, link, firmware)

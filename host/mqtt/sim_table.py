@@ -7,6 +7,7 @@ import pathlib
 from typing import Any, Callable
 
 from ..simulate import simulate_game
+from ..rules import ruleset_class
 from ..table import TableSession, make_header
 from ..table_app import TableController
 from .publisher import MqttOutput
@@ -28,7 +29,8 @@ class SimTable:
                  max_events: int = 5000) -> None:
         """`url`: where to publish, or the output of the table's previous game (its next game
         goes out on the same connection)."""
-        sim = simulate_game(game, players, seed, {"target_score": 100} if game == "uno" else {},
+        short = {"target_score": 100} if "target_score" in ruleset_class(game).option_specs else {}  # short games
+        sim = simulate_game(game, players, seed, short,
                             max_events=max_events)
         self.events = [dict(e) for e in sim.events]
         header = make_header(game, players, sim.header["options"], names=names)

@@ -1,4 +1,7 @@
-"""Every option of spec/rules.md sections 3-8 with its default, and their validation."""
+"""Every option of spec/rules.md sections 3-8 with its default, and their validation.
+
+Each ruleset class names its own table (`Ruleset.option_specs`); nothing here knows a game id.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -6,16 +9,14 @@ from typing import Any
 from ..errors import UserError
 
 
-class ConfigError(UserError):
+class ConfigError(UserError, ValueError):
     """Unknown game, unknown option, bad option value, bad player count or bad setup."""
 
-
-GAME_IDS: tuple[str, ...] = ("ono99_classic", "ono99_2022", "uno", "uno_no_mercy", "ena")
 
 # Option kinds: "bool", "int", "int_or_null", or a tuple of allowed strings.
 OptSpec = tuple[Any, Any]  # (kind, default)
 
-_CLASSIC: dict[str, OptSpec] = {
+CLASSIC_OPTIONS: dict[str, OptSpec] = {
     "bust_threshold": ("int", 99),
     "bust_on": (("reach", "exceed"), "reach"),
     "allow_negative_total": ("bool", True),
@@ -28,7 +29,7 @@ _CLASSIC: dict[str, OptSpec] = {
     "lead_must_be_number": ("bool", False),
 }
 
-_ONO2022: dict[str, OptSpec] = {
+ONO2022_OPTIONS: dict[str, OptSpec] = {
     "bust_threshold": ("int", 99),
     "bust_on": (("reach", "exceed"), "reach"),
     "minus10_floor": ("int_or_null", 0),
@@ -50,7 +51,7 @@ _UNO_COMMON: dict[str, OptSpec] = {
     "infer_color_from_next_card": ("bool", True),
 }
 
-_UNO: dict[str, OptSpec] = {
+UNO_OPTIONS: dict[str, OptSpec] = {
     "deck": (("108", "112_blank", "112_swap", "112_shuffle"), "108"),
     **_UNO_COMMON,
     "scoring": (("winner_collects", "cumulative_low"), "winner_collects"),
@@ -76,7 +77,7 @@ _UNO: dict[str, OptSpec] = {
     "multi_same_number": ("bool", False),
 }
 
-_NO_MERCY: dict[str, OptSpec] = {
+NO_MERCY_OPTIONS: dict[str, OptSpec] = {
     "mercy_limit": ("int", 25),
     "stack_rule": (("equal_or_higher", "any"), "equal_or_higher"),
     "roulette_chooser": (("victim", "player"), "victim"),
@@ -87,7 +88,7 @@ _NO_MERCY: dict[str, OptSpec] = {
     **_UNO_COMMON,
 }
 
-_ENA: dict[str, OptSpec] = {
+ENA_OPTIONS: dict[str, OptSpec] = {
     "overtake": ("bool", True),
     "overtake_wilds": ("bool", False),
     "overtake_draw_stacks": ("bool", True),
@@ -109,32 +110,9 @@ _ENA: dict[str, OptSpec] = {
     "swap_hands_last_card": (("goes_out", "swap"), "goes_out"),
 }
 
-OPTION_SPECS: dict[str, dict[str, OptSpec]] = {
-    "ono99_classic": _CLASSIC,
-    "ono99_2022": _ONO2022,
-    "uno": _UNO,
-    "uno_no_mercy": _NO_MERCY,
-    "ena": _ENA,
-}
-
-PLAYER_RANGE: dict[str, tuple[int, int]] = {
-    "ono99_classic": (2, 8),   # 24 tokens, 3 each
-    "ono99_2022": (2, 10),
-    "uno": (2, 10),
-    "uno_no_mercy": (2, 10),
-    "ena": (2, 10),
-}
-
-
-def check_game(game: object) -> str:
-    if not isinstance(game, str) or game not in OPTION_SPECS:
-        raise ConfigError(f"unknown game {game!r} (known: {', '.join(GAME_IDS)})")
-    return game
-
-
-def default_options(game: str) -> dict[str, Any]:
-    """The options of `game` with their spec defaults."""
-    return {name: default for name, (_, default) in OPTION_SPECS[check_game(game)].items()}
+def default_options(specs: dict[str, OptSpec]) -> dict[str, Any]:
+    """The options of `specs` with their spec defaults."""
+    return {name: default for name, (_, default) in specs.items()}
 
 
 def _valid(kind: Any, value: Any) -> bool:
@@ -153,12 +131,11 @@ def _describe(kind: Any) -> str:
     return {"int_or_null": "an integer or null"}.get(kind, f"a {kind}")
 
 
-def resolve_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Defaults overlaid with `options`; ConfigError names the first bad option."""
-    specs = OPTION_SPECS[check_game(game)]
+def resolve_options(game: str, specs: dict[str, OptSpec], options: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults of `specs` overlaid with `options`; ConfigError names the first bad option."""
     if options is not None and not isinstance(options, dict):
         raise ConfigError(f"options must be an object, not {type(options).__name__}")
-    resolved = default_options(game)
+    resolved = default_options(specs)
     for name, value in (options or {}).items():
         if name not in specs:
             raise ConfigError(f"unknown option {name!r} for game {game}")
@@ -167,10 +144,6 @@ def resolve_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]
             raise ConfigError(f"bad value {value!r} for option {name!r} of {game} "
                               f"(expected {_describe(kind)})")
         resolved[name] = value
-    if game == "ena" and "ena_call_penalty" not in (options or {}):
-        # C14: a caught missing call is a mistake like any other, so unless the call has a
-        # penalty of its own it costs what mistake_penalty says (both default to 2)
-        resolved["ena_call_penalty"] = resolved["mistake_penalty"]
     if resolved.get("target_score", 1) <= 0:
         raise ConfigError(f"option 'target_score' must be positive, not {resolved['target_score']}")
     if resolved.get("tokens_per_player", 0) < 0:
@@ -184,8 +157,8 @@ def resolve_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]
     return resolved
 
 
-def check_players(game: str, players: object) -> int:
-    low, high = PLAYER_RANGE[check_game(game)]
+def check_players(game: str, allowed: tuple[int, int], players: object) -> int:
+    low, high = allowed
     if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
         raise ConfigError(f"bad number of players {players!r} for {game} (allowed {low}-{high})")
     return players
