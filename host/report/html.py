@@ -12,7 +12,7 @@ from html import escape
 from statistics import mean
 
 from ..evidence import picture_name
-from ..terminal_view import GAME_TITLES
+from ..rules import ruleset_class
 from .series import GameFigures, Incident, PlayerFigures
 
 STYLE = """
@@ -44,7 +44,7 @@ def data_uri(mime: str, data: bytes) -> str:
 
 
 def report_html(fig: GameFigures, plots: dict[str, bytes], pictures: Pictures, journal_name: str) -> str:
-    title = GAME_TITLES.get(fig.game, fig.game)
+    title = ruleset_class(fig.game).title
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}: after the game"
              f"</title><style>{STYLE}</style></head><body>",
              f"<h1>{escape(title)}: after the game</h1>",

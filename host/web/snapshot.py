@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..feed import TableUpdate
-from ..rules.describe import NINETY_NINE
-from ..terminal_view import GAME_TITLES, describe_illegal, describe_pending
+from ..rules import ruleset_class
+from ..terminal_view import describe_illegal, describe_pending
 
 # the referee's state fields a page shows (the rest is the referee's own bookkeeping)
 SHOWN = ("total", "top", "color", "current_seat", "direction", "pending", "eliminated", "scores",
@@ -25,9 +25,9 @@ def table_view(game: str, names: Sequence[str], state: Mapping[str, Any], asking
                 for item in state.get("awaiting") or []]
     owed = [f"{names[int(s)]} draws {c}" for s, c in (state.get("penalty_draws") or {}).items()]
     return {
-        "game": game, "title": GAME_TITLES.get(game, game), "game_id": game_id, "index": index,
+        "game": game, "title": ruleset_class(game).title, "game_id": game_id, "index": index,
         "names": list(names), "state": {k: state.get(k) for k in SHOWN},
-        "big": str(state.get("total")) if game in NINETY_NINE else (state.get("top") or "-"),
+        "big": str(state.get("total")) if ruleset_class(game).family == "ninety_nine" else (state.get("top") or "-"),
         "pending": describe_pending(state.get("pending"), names),
         "awaiting": awaiting + owed,
         "illegal": describe_illegal(state.get("illegal"), names),
