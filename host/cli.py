@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("tableref.app", "referee a real game: camera -> referee -> board"),
     "scenario": ("tableref.scenario_cmd", "run golden scenarios and report differing fields"),
     "replay": ("tableref.replay_cmd", "replay a game record and print the state after every event"),
+    "options": ("tableref.options_cmd", "list every option of a game: default, values, meaning"),
     "simulate": ("tableref.simulate.cmd", "play a seeded simulated game and write its record"),
     "identify": ("tableref.vision.identify_cmd", "recognise the card in each image"),
     "enroll": ("tableref.vision.enroll_cmd", "teach the recogniser a physical deck"),

@@ -21,21 +21,28 @@ from typing import Any
 
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
-from .rules import ruleset_class
+from .rules import canonical_game, ruleset_class
 
-GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
 PRESS_TIMEOUT_S = 15.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ono99_2022", choices=sorted(GAMES),
-                        help="ono99_2022 (default) or uno")
+    parser.add_argument("--game", default="ono99_2022",
+                        help=f"{' or '.join(DEMO_SETUP)} (default {next(iter(DEMO_SETUP))})")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the search for a game to show (default 0)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="video pace: 1 = real time, 0 = as fast as it renders (default)")
     parser.add_argument("--board", choices=("auto", "firmware", "sim"), default="auto",
                         help="auto (default): the real firmware on the MicroPython unix port if installed, else sim://")
     parser.add_argument("--json", action="store_true", help="JSON lines of events and states")
+
+
+def demo_game(name: str) -> str:
+    """The game id for --game (an id or an older alias such as ono99), if the demo has it."""
+    game = canonical_game(name)
+    if game not in DEMO_SETUP:
+        raise UserError(f"the demo plays {' or '.join(DEMO_SETUP)}, not {game}")
+    return game
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -145,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
-    game = GAMES[args.game]
+    game = demo_game(args.game)
     setup = DEMO_SETUP[game]
     started = time.monotonic()
     seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,
