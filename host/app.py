@@ -23,7 +23,7 @@ from .settings import RunSettings, default_journal_dir, parse_option, resolve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAME_IDS, default=None, help="the game being played")
+    parser.add_argument("--game", default=None, help=f"the game being played: {', '.join(GAME_IDS)}")
     parser.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     parser.add_argument("--names", nargs="+", default=None, metavar="NAME",
                         help="player names, seat 0 first (seats go clockwise)")

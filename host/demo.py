@@ -23,15 +23,14 @@ from typing import Any, Callable
 from . import outputs
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
-from .rules import ruleset_class
+from .rules import canonical_game, ruleset_class
 
-GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
 PRESS_TIMEOUT_S = 15.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ono99_2022", choices=sorted(GAMES),
-                        help="ono99_2022 (default) or uno")
+    parser.add_argument("--game", default="ono99_2022",
+                        help=f"{' or '.join(DEMO_SETUP)} (default {next(iter(DEMO_SETUP))})")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the search for a game to show (default 0)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="video pace: 1 = real time, 0 = as fast as it renders (default)")
@@ -43,6 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", metavar="FILE.html", default=None,
                         help="write the after-game report here at the end (the demo's frames are its pictures)")
     outputs.add_arguments(parser)
+
+
+def demo_game(name: str) -> str:
+    """The game id for --game (an id or an older alias such as ono99), if the demo has it."""
+    game = canonical_game(name)
+    if game not in DEMO_SETUP:
+        raise UserError(f"the demo plays {' or '.join(DEMO_SETUP)}, not {game}")
+    return game
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -156,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     outputs.check_arguments(args)
     if args.journal and pathlib.Path(args.journal).exists():
         raise UserError(f"{args.journal}: already exists (the demo starts a new journal)")
-    game = GAMES[args.game]
+    game = demo_game(args.game)
     setup = DEMO_SETUP[game]
     started = time.monotonic()
     seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,

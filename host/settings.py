@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import UserError
-from .rules import GAME_IDS
+from .rules import GAME_IDS, canonical_game
 
 KEYS = ("game", "players", "names", "source", "port", "journal", "deck", "region")
 DEFAULTS: dict[str, Any] = {"game": None, "players": None, "names": [], "source": "0", "port": "auto",
@@ -128,6 +128,6 @@ def resolve(flags: Mapping[str, Any], env: Mapping[str, str] | None = None,
     if len(names) > players:
         raise UserError(f"{len(names)} names given for {players} players")
     journal = pathlib.Path(merged["journal"]) if merged["journal"] else default_journal_dir() / "current.jsonl"
-    return RunSettings(game=str(merged["game"]), players=players, names=names, source=str(merged["source"]),
+    return RunSettings(game=canonical_game(merged["game"]), players=players, names=names, source=str(merged["source"]),
                        port=str(merged["port"]), journal=journal, deck=str(merged["deck"]),
                        region=merged["region"], options=options, origin=origin)

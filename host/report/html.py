@@ -109,7 +109,7 @@ def _hands(fig: GameFigures) -> list[str]:
     if not fig.hands:
         return []
     if fig.ninety_nine:
-        classic = fig.game == "ono99_classic"  # hands and tokens; ONO 99 (2022) is one hand, seats go out
+        classic = ruleset_class(fig.game).token_hands  # hands and tokens; ONO 99 (2022) is one hand, seats go out
         head = f"<tr><th>{'hand' if classic else 'out'}</th><th>record</th><th>lost by</th><th>total</th>" + (
             "<th>tokens after</th>" if classic else "") + "</tr>"
         rows = [f"<tr data-hand='{h.number}'><td>{h.number if classic else n + 1}</td><td>{h.ended_at}</td>"

@@ -326,10 +326,10 @@ def _hand_result(game: str, index: int, rec: Mapping[str, Any], before: State, a
     if ruleset_class(game).family == "ninety_nine":
         gone = sorted(set(after.get("eliminated") or []) - set(before.get("eliminated") or []))
         lost = after.get("hand", 1) != before.get("hand", 1) or (
-            game == "ono99_classic" and list(after.get("tokens") or []) != list(before.get("tokens") or []))
+            ruleset_class(game).token_hands and list(after.get("tokens") or []) != list(before.get("tokens") or []))
         if not gone and not lost:
             return None
-        loser = after.get("last_hand_loser") if lost and game == "ono99_classic" else (gone[0] if gone else None)
+        loser = after.get("last_hand_loser") if lost and ruleset_class(game).token_hands else (gone[0] if gone else None)
         return HandResult(int(before.get("hand") or 1), index, None, loser, [], list(after.get("tokens") or []),
                           int(before.get("total") or 0))
     if rec.get("type") == "new_hand" and not after.get("illegal"):

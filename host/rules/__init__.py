@@ -1,6 +1,7 @@
 """Rulesets of the games in spec/rules.md, found by game id: the one list of games.
 
-`ruleset_class(game)` is the one lookup of a game's class, whose class attributes are the
+`ruleset_class(game)` is the one lookup (`canonical_game(name)` first for a name a person
+typed, which may be an older alias) of a game's class, whose class attributes are the
 game's facts (title, family, give_up, codes, option_specs, vision_deck...; see base.py).
 `make_ruleset(game, players, options)` validates everything up front (ConfigError) so the
 referee never meets a bad option mid-game.
@@ -32,6 +33,20 @@ def ruleset_class(game: object) -> type[Ruleset]:
     return cls
 
 
+# Older spellings a person may still type (`demo --game ono99` named the 2022 game).
+GAME_ALIASES: dict[str, str] = {"ono99": "ono99_2022"}
+
+
+def canonical_game(name: object) -> str:
+    """The game id for a name typed by a person (an id or an alias); ConfigError lists them."""
+    game = GAME_ALIASES.get(name, name) if isinstance(name, str) else name
+    try:
+        return ruleset_class(game).game
+    except ConfigError:
+        also = "; ".join(f"{alias} = {game_id}" for alias, game_id in GAME_ALIASES.items())
+        raise ConfigError(f"unknown game {name!r} (known: {', '.join(GAME_IDS)}; also {also})") from None
+
+
 def default_options(game: str) -> dict[str, Any]:
     """The options of `game` with their spec defaults."""
     return ruleset_class(game).resolve_options(None)
@@ -45,5 +60,5 @@ def make_ruleset(game: str, players: int, options: dict[str, Any] | None = None)
 
 __all__ = [
     "GAME_IDS", "RULESETS", "ConfigError", "EventError", "EVENT_TYPES", "GameState", "Ruleset",
-    "default_options", "make_ruleset", "ruleset_class", "validate_event",
+    "canonical_game", "default_options", "make_ruleset", "ruleset_class", "validate_event",
 ]

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Mapping
 
 from ..cards import COLOURS
 from . import options as _options
-from .options import ConfigError, OptSpec
+from .options import ConfigError, Option
 from .state import GameState
 
 SETUP_KEYS = ("dealer", "current_seat", "direction", "total", "pending", "eliminated", "tokens",
@@ -26,8 +26,9 @@ class Ruleset:
     title: ClassVar[str] = ""              # the name on the box
     family: ClassVar[str] = ""             # "ninety_nine" (a running total) | "uno" (a discard pile)
     give_up: ClassVar[str] = "pass"        # what the no-play button sends ("out" in the 99 games)
+    token_hands: ClassVar[bool] = False    # a 99 game of hands that each cost the loser a token (O'NO 99)
     codes: ClassVar[frozenset[str]] = frozenset()   # every card code an event may carry
-    option_specs: ClassVar[dict[str, OptSpec]] = {}
+    option_specs: ClassVar[dict[str, Option]] = {}
     player_range: ClassVar[tuple[int, int]] = (2, 10)
 
     def __init__(self, options: dict[str, Any], players: int) -> None:

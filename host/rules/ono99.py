@@ -144,6 +144,7 @@ class ClassicRules(Ono99Rules):
     codes = CLASSIC_CODES
     option_specs = CLASSIC_OPTIONS
     player_range = (2, 8)  # 24 tokens, 3 each
+    token_hands = True
     two_play_card = "double_play"
 
     def deck(self) -> tuple[str, ...]:
