@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rules import ruleset_class
+
 COLOURS = ("red", "yellow", "green", "blue")
 
 # key -> (action, what it needs after the key)
@@ -174,9 +176,8 @@ def button_event(game: str, button: str, press: str, arg: str, state: dict[str, 
     """A board button (tablelink BTN) as an action."""
     if button == "DRAW":
         return action_event("draw", state, events=events)
-    if button == "PASS":
-        # 99 games have no voluntary draw, so PASS there is "I cannot play": out.
-        return action_event("out" if game.startswith("ono99") else "pass", state, events=events)
+    if button == "PASS":  # "I cannot play": `out` in the 99 games, which have no voluntary draw
+        return action_event(ruleset_class(game).give_up, state, events=events)
     if button == "UNDO":
         return UNDO
     if button == "COLOUR" and press == "long":

@@ -16,14 +16,14 @@ import sys
 import time
 from typing import Any
 
+from . import outputs
 from .errors import UserError
+from .rules import GAME_IDS, ruleset_class
 from .settings import RunSettings, default_journal_dir, parse_option, resolve
-
-GAMES = ("ono99_classic", "ono99_2022", "uno", "uno_no_mercy", "ena")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default=None, help="the game being played")
+    parser.add_argument("--game", default=None, help=f"the game being played: {', '.join(GAME_IDS)}")
     parser.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     parser.add_argument("--names", nargs="+", default=None, metavar="NAME",
                         help="player names, seat 0 first (seats go clockwise)")
@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
+    outputs.add_arguments(parser)
 
 
 def parse_region(text: str | None) -> tuple[int, int, int, int] | None:
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from .table import TableSession, make_header
     from .table_app import TableController
 
+    outputs.check_arguments(args)
     settings, header = settings_from_args(args)
     region = parse_region(settings.region)
     if args.speed < 0:
@@ -145,17 +147,19 @@ def run(args: argparse.Namespace) -> int:
     view = LiveView()
     session = TableSession.resume(settings.journal, view.notice) if header is not None else None
     source, link = open_devices(settings, session.applied if session else set(), view.notice)
-    keys = None
+    keys = outs = None
     try:
         if session is None:
             settings.journal.parent.mkdir(parents=True, exist_ok=True)
             session = TableSession.new(make_header(settings.game, settings.players, settings.options,
                                                    names=settings.names), settings.journal)
         from .vision.watcher import PileWatcher
-        deck = game_deck(settings.game, session.referee.options) if settings.deck == "auto" else settings.deck
+        deck = (ruleset_class(settings.game).vision_deck(session.referee.options) if settings.deck == "auto"
+                else settings.deck)
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
+        outs = outputs.open_outputs(args, ctrl, view.notice, control=True)
         view.board_text = None
         preview = None
         if args.preview:
@@ -171,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
         evidence = EvidenceRecorder(evidence_dir(settings.journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
-                       wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame)
+                       wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame,
+                       remote=outs.commands)
         view.prompt = loop.prompt
         ctrl.read_hand = loop.read_hand
         try:
@@ -186,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             view.notice(f"stopped; continue with: tableref run --resume --journal {settings.journal}")
     finally:
+        if outs is not None:
+            outs.close()
         if keys is not None:
             keys.restore()
         if view.interactive:
@@ -195,15 +202,6 @@ def run(args: argparse.Namespace) -> int:
         if session is not None:
             session.close()
     return 0
-
-
-def game_deck(game: str, options: dict[str, Any]) -> str:
-    """The recogniser's deck for a game when --deck is auto: only codes the game can have."""
-    if game.startswith("ono99"):
-        return game
-    if game == "uno_no_mercy":
-        return "uno_no_mercy"
-    return "uno" if str(options.get("deck", "108")) == "108" else "uno112"
 
 
 def _recogniser(deck: str) -> Any:

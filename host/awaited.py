@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from .rules import ruleset_class
+
 COLOUR_KEYS = "r/y/g/b (board: hold COLOUR)"
 
 
@@ -94,7 +96,7 @@ def ordinary_turn(state: dict[str, Any], game: str, names: Sequence[str]) -> str
             return "the first card turned onto the pile"
         return "the next card on the pile"
     who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-    if game.startswith("ono99"):
+    if ruleset_class(game).give_up == "out":
         return f"{who}'s card on the pile, or o if {who} cannot play (board: PASS)"
     return f"{who}'s card on the pile, or d if {who} draws (board: DRAW)"
 

@@ -11,8 +11,7 @@ from typing import Any, Mapping
 from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
 from tablelink.messages import Snapshot
 
-NINETY_NINE_GAMES = ("ono99_classic", "ono99_2022")
-UNO_FAMILY = ("uno", "uno_no_mercy", "ena")
+from .rules import ruleset_class
 MAX_PEND = 9999  # the wire carries up to four digits of a draw/play count
 
 
@@ -46,14 +45,12 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
     asking: the table is asked to name a card the camera could not read (the board shows CArd).
     Raises ValueError for an unknown game or a state the wire cannot carry.
     """
-    if game in NINETY_NINE_GAMES:
+    if ruleset_class(game).family == "ninety_nine":  # ConfigError (a ValueError) if unknown
         total = int(state["total"])
         colour = None
-    elif game in UNO_FAMILY:
+    else:
         total = None
         colour = state.get("color")
-    else:
-        raise ValueError(f"unknown game {game!r}")
     illegal = state.get("illegal")
     if illegal is not None and err_id < 1:
         raise ValueError("an illegal play needs an err_id >= 1")

@@ -94,8 +94,6 @@ def uno_points(code: str) -> int:
     return 50
 
 
-def uno_card_set(game: str, deck: str = "108") -> tuple[str, ...]:
-    """Codes of the cards a game's deck holds (used by legal_cards, sorted)."""
-    if game == "uno_no_mercy":
-        return tuple(sorted(NO_MERCY_CODES))
+def uno_card_set(deck: str = "108") -> tuple[str, ...]:
+    """Codes of the cards an UNO deck holds (used by legal_cards, sorted)."""
     return tuple(sorted(UNO_COLOURED + UNO_DECK_WILDS.get(deck, UNO_DECK_WILDS["108"])))

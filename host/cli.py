@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scenario": ("tableref.scenario_cmd", "run golden scenarios and report differing fields"),
     "replay": ("tableref.replay_cmd", "replay a game record and print the state after every event"),
     "report": ("tableref.report.cmd", "write the after-game report of a journal: plots, figures, pictures"),
+    "options": ("tableref.options_cmd", "list every option of a game: default, values, meaning"),
     "simulate": ("tableref.simulate.cmd", "play a seeded simulated game and write its record"),
     "identify": ("tableref.vision.identify_cmd", "recognise the card in each image"),
     "enroll": ("tableref.vision.enroll_cmd", "teach the recogniser a physical deck"),
@@ -28,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synth": ("tableref.vision.synth_cmd", "write synthetic pile clips with ground truth"),
     "ports": ("tableref.ports_cmd", "list boards found on USB serial ports"),
     "flash": ("tableref.flash_cmd", "deploy the firmware to a board with mpremote"),
+    "scoreboard": ("tableref.scoreboard.cmd", "one live page for every table of a venue (MQTT), standings in SQLite"),
 }
 
 

@@ -20,16 +20,17 @@ import tempfile
 import time
 from typing import Any, Callable
 
+from . import outputs
 from .errors import UserError
 from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
+from .rules import canonical_game, ruleset_class
 
-GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
 PRESS_TIMEOUT_S = 15.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ono99_2022", choices=sorted(GAMES),
-                        help="ono99_2022 (default) or uno")
+    parser.add_argument("--game", default="ono99_2022",
+                        help=f"{' or '.join(DEMO_SETUP)} (default {next(iter(DEMO_SETUP))})")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the search for a game to show (default 0)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="video pace: 1 = real time, 0 = as fast as it renders (default)")
@@ -40,6 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep the game's journal here, its evidence pictures beside it (default: a temporary file)")
     parser.add_argument("--report", metavar="FILE.html", default=None,
                         help="write the after-game report here at the end (the demo's frames are its pictures)")
+    outputs.add_arguments(parser)
+
+
+def demo_game(name: str) -> str:
+    """The game id for --game (an id or an older alias such as ono99), if the demo has it."""
+    game = canonical_game(name)
+    if game not in DEMO_SETUP:
+        raise UserError(f"the demo plays {' or '.join(DEMO_SETUP)}, not {game}")
+    return game
 
 
 def render_table_line(state: dict[str, Any], game: str) -> str:
@@ -146,14 +156,14 @@ def run(args: argparse.Namespace) -> int:
     from .table_app import TableController
     from .vision.recognise import Recogniser
     from .vision.watcher import PileWatcher
-    from .app import game_deck
     from .evidence import EvidenceRecorder, evidence_dir, observe
 
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as possible) or positive")
+    outputs.check_arguments(args)
     if args.journal and pathlib.Path(args.journal).exists():
         raise UserError(f"{args.journal}: already exists (the demo starts a new journal)")
-    game = GAMES[args.game]
+    game = demo_game(args.game)
     setup = DEMO_SETUP[game]
     started = time.monotonic()
     seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,
@@ -174,14 +184,22 @@ def run(args: argparse.Namespace) -> int:
         journal = pathlib.Path(args.journal) if args.journal else pathlib.Path(tmp) / "journal.jsonl"
         session = TableSession.new(tg.header, journal)
         ctrl = TableController(session, view, link, [])
-        watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
+        watcher = PileWatcher(Recogniser(ruleset_class(game).vision_deck(session.referee.options)))
         evidence = EvidenceRecorder(evidence_dir(journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
         person = Person(ctrl, link, firmware)
+        outs = None
         try:
+            outs = outputs.open_outputs(args, ctrl, view.notice)
+            ctrl.publish(None)  # the page and the broker get the table before the first card
             summary = _play(tg, scene, ctrl, watcher, person, args.speed, on_frame=evidence.frame)
             _settle_board(ctrl, firmware)
+            if args.web and sys.stdin.isatty():
+                view.notice("game over; the page stays up until Enter")
+                sys.stdin.readline()
         finally:
+            if outs is not None:
+                outs.close()
             session.close()
             link.close()
             if firmware is not None:

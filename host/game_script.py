@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from .actions import action_event, button_event, landed_event, refusal
 from .referee import Referee
+from .rules import ruleset_class
 from .simulate import SimGame, simulate_game
 
 # reasons for which an illegal card is not played: the table takes it back (the camera sees it go)
@@ -86,7 +87,7 @@ def table_steps(game: SimGame) -> TableGame:
     tab_ref = Referee(h["game"], h["players"], h.get("options") or {})
     steps: list[Step] = []
     features: set[str] = set()
-    is99 = h["game"].startswith("ono99")
+    give_up = ruleset_class(h["game"]).give_up  # the event PASS sends: `pass` or `out`
     for ev in game.events:
         state = tab_ref.state
         t = ev["type"]
@@ -98,8 +99,7 @@ def table_steps(game: SimGame) -> TableGame:
             candidates = [Step("land", card=ev["card"], event=landed_event(state, ev["card"]))]
         else:
             candidates = []
-            button = {"draw": "DRAW", "pass": None if is99 else "PASS", "out": "PASS" if is99 else None,
-                      "color": "COLOUR"}.get(t)
+            button = {"draw": "DRAW", give_up: "PASS", "color": "COLOUR"}.get(t)
             if button is not None:
                 derived = button_event(h["game"], button, "long" if button == "COLOUR" else "short",
                                        ev.get("color") or "-", state, tab_ref.events)
@@ -181,10 +181,6 @@ def find_game(game: str, players: int, options: dict[str, Any], required: set[st
 
 
 # -- the pile video ------------------------------------------------------------------------
-SYNTH_DECK = {"ono99_2022": "ono99", "ono99_classic": "ono99_classic", "uno": "uno", "uno_no_mercy": "uno_no_mercy",
-              "ena": "uno"}
-
-
 def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps: float = 15.0) -> Any:
     """A SynthScene whose pile receives exactly the game's cards (and loses the taken-back ones).
 
@@ -195,7 +191,9 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     from .vision.synth.scene import SceneParams, SynthScene
     from .vision.synth.script import Script, ScriptBuilder
 
-    scene = SynthScene(SceneParams(seed=seed, deck=SYNTH_DECK[tg.header["game"]], size=size, fps=fps, cards=1))
+    h = tg.header
+    deck = ruleset_class(h["game"]).vision_deck(h.get("options") or {})
+    scene = SynthScene(SceneParams(seed=seed, deck=deck, size=size, fps=fps, cards=1))
     rng = np.random.default_rng(seed + 7919)
     b = ScriptBuilder(rng, scene.size, fps, scene.faces.codes, scene.homography, scene.unit)
     f = b.frames(0.4, 0.8)

@@ -1,12 +1,13 @@
 """The live screen of `tableref run` / `tableref demo`: redrawn in place on a terminal,
-appended line by line otherwise (pipes, logs, CI)."""
+appended line by line otherwise (pipes, logs, CI); or JSON lines (`--json`). Both are outputs
+of the table's feed (tableref.feed): they get a TableUpdate after every change."""
 from __future__ import annotations
 
 import json
 import sys
 from typing import IO, Any, Callable, Sequence
 
-from .awaited import describe
+from .feed import TableUpdate
 from .rules.describe import describe_state
 from .terminal_view import Style, render
 
@@ -35,7 +36,7 @@ def ring_text(ring: Sequence[Sequence[int]]) -> str:
 
 
 class LiveView:
-    """update(ctrl, line) after every change; notice(text) for one-off messages."""
+    """update(u) after every change; notice(text) for one-off messages."""
 
     def __init__(self, stream: IO[str] | None = None, interactive: bool | None = None,
                  board_text: Callable[[], str | None] | None = None, prompt: Callable[[], str] | None = None) -> None:
@@ -45,27 +46,26 @@ class LiveView:
         self.board_text = board_text
         self.prompt = prompt
         self._notice: str | None = None
-        self._ctrl: Any = None
+        self._last: TableUpdate | None = None
 
     def notice(self, text: str) -> None:
         if self.interactive:
             self._notice = text if self._notice is None else f"{self._notice}\n{text}"
-            if self._ctrl is not None:
-                self.update(self._ctrl, None)  # show it now, under the table
+            if self._last is not None:
+                self.update(self._last)  # show it now, under the table
             return
         self._write(f"! {text}\n")
 
-    def update(self, ctrl: Any, line: str | None) -> None:
-        session = ctrl.session
-        state = session.state
-        self._ctrl = ctrl
+    def update(self, u: TableUpdate) -> None:
+        state = u.state
+        self._last = u
+        line = u.line
         if self.interactive:
             notice = self._notice
             self._notice = None
-            if ctrl.asking is not None:
+            if u.asking:
                 notice = "WHICH CARD? type x <card> (the board shows CArd)"
-            waiting = [describe(item, ctrl.names) for item in ctrl.awaited()]
-            screen = render(state, session.game, ctrl.names, list(ctrl.recent), self.style, notice, waiting)
+            screen = render(state, u.game, u.names, list(u.recent), self.style, notice, list(u.waiting))
             board = self.board_text() if self.board_text else None
             if board:
                 screen += "\nboard: " + board
@@ -74,7 +74,7 @@ class LiveView:
             return
         if line is None:
             return
-        text = f"{line:<34} {describe_state(state, session.game)}"
+        text = f"{line:<34} {describe_state(state, u.game)}"
         board = self.board_text() if self.board_text else None
         if board:
             text += f"   [board {board}]"
@@ -99,12 +99,11 @@ class JsonView:
     def notice(self, text: str) -> None:
         self._emit({"notice": text})
 
-    def update(self, ctrl: Any, line: str | None) -> None:
-        if line is None:
+    def update(self, u: TableUpdate) -> None:
+        if u.line is None:
             return
-        obj: dict[str, Any] = {"event": ctrl.session.records[-1] if ctrl.session.records else None,
-                               "state": ctrl.session.state, "line": line}
-        if ctrl.asking is not None:
+        obj: dict[str, Any] = {"event": u.last, "state": u.state, "line": u.line}
+        if u.asking:
             obj["asking"] = True
         board = self.board_text() if self.board_text else None
         if board:

@@ -76,8 +76,7 @@ class Referee:
         for code in self._rules.deck():
             trial = self._st.copy()
             self._apply(trial, {"type": "card", "seat": seat, "card": code})
-            if trial.illegal is None and not trial.awaits("quad_ono99") or (
-                    trial.illegal is None and self._st.quad is not None):
+            if self._rules.playable(self._st, trial):
                 legal.append(code)
         return sorted(legal)
 

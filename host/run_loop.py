@@ -22,6 +22,7 @@ of priming in another state than the uninterrupted run, and could see later fram
 """
 from __future__ import annotations
 
+import queue
 import time
 from typing import Any, Callable, Iterable, Iterator
 
@@ -37,9 +38,11 @@ class RunLoop:
     def __init__(self, ctrl: TableController, frames: Iterable[Any] | None, watcher: Any = None,
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
                  skip_through_frame: int | None = None, wait_when_asking: bool = False,
-                 confirm: bool = False, on_frame: Callable[[Any], None] | None = None) -> None:
+                 confirm: bool = False, on_frame: Callable[[Any], None] | None = None,
+                 remote: "queue.Queue[str] | None" = None) -> None:
         self.ctrl = ctrl
         self.on_frame = on_frame  # sees each live frame before the watcher (evidence pictures)
+        self.remote = remote  # command lines from the live page's control (token checked there)
         self.frames = frames
         self.watcher = watcher
         self.keys = keys
@@ -85,7 +88,7 @@ class RunLoop:
 
     def ask_confirmation(self, what: str) -> None:
         self.confirming = True
-        self.ctrl.view.notice(f"confirm: {what} -- {CONFIRM_HELP}")
+        self.ctrl.notice(f"confirm: {what} -- {CONFIRM_HELP}")
 
     def handle_keys(self, timeout: float = 0.0) -> None:
         if self.keys is None:
@@ -93,24 +96,39 @@ class RunLoop:
         typed = self.keys.buffer
         lines = self.keys.read_lines(timeout)
         if self.keys.interactive and self.keys.buffer != typed:
-            self.ctrl.view.update(self.ctrl, None)  # echo the line being typed in the prompt
+            self.ctrl.publish(None)  # echo the line being typed in the prompt
         for line in lines:
-            if not line.strip():
-                # Enter: the person agrees with what the camera saw, and lets the video go on
-                self.confirming = False
-                self.released_at = len(self.ctrl.session.records)
-                continue
-            try:
-                cmd = parse_command(line)
-            except CommandError as exc:
-                self.ctrl.view.notice(str(exc))
-                continue
-            if cmd is not None and not self.ctrl.command(cmd):
-                self.quit = True
+            self.handle_line(line)
+            if self.quit:
                 return
+
+    def handle_line(self, line: str) -> None:
+        """One typed line, from the keyboard or the page's control."""
+        if not line.strip():
+            # Enter: the person agrees with what the camera saw, and lets the video go on
+            self.confirming = False
+            self.released_at = len(self.ctrl.session.records)
+            return
+        try:
+            cmd = parse_command(line)
+        except CommandError as exc:
+            self.ctrl.notice(str(exc))
+            return
+        if cmd is not None and not self.ctrl.command(cmd):
+            self.quit = True
+
+    def handle_remote(self) -> None:
+        while self.remote is not None and not self.quit:
+            try:
+                line = self.remote.get_nowait()
+            except queue.Empty:
+                return
+            self.ctrl.notice(f"from the page: {line}")
+            self.handle_line(line)
 
     def idle(self, timeout: float = 0.0) -> None:
         self.handle_keys(timeout)
+        self.handle_remote()
         self.ctrl.poll_board()
 
     # -- the whole run ---------------------------------------------------------------------
@@ -179,7 +197,7 @@ class RunLoop:
         while (wait := self.waiting_for()) is not None and not self.quit:
             waited = True
             if self.keys is None or self.keys.closed:
-                self.ctrl.view.notice("no answer (end of input): stopping here")
+                self.ctrl.notice("no answer (end of input): stopping here")
                 self.quit = True
                 return
             what, self.may_go_on = wait
@@ -187,21 +205,21 @@ class RunLoop:
                 self.paused_for = what
                 if not self.confirming and not getattr(self.ctrl.view, "interactive", False):
                     go_on = " (or Enter alone: a card comes instead)" if self.may_go_on else ""
-                    self.ctrl.view.notice(f"video paused, waiting for: {what}{go_on}")
+                    self.ctrl.notice(f"video paused, waiting for: {what}{go_on}")
                 else:
-                    self.ctrl.view.update(self.ctrl, None)  # a terminal shows it in the prompt
+                    self.ctrl.publish(None)  # a terminal shows it in the prompt
             self.idle(0.05)
         self.paused_for = None
         self.may_go_on = False
         if waited:
-            self.ctrl.view.update(self.ctrl, None)  # the prompt no longer says the video waits
+            self.ctrl.publish(None)  # the prompt no longer says the video waits
 
     def _after_source(self) -> None:
         """The video ended (or there is none): keep taking keys until quit or end of input."""
         if self.keys is None:
             return
         if self.frames is not None and not self.quit:
-            self.ctrl.view.notice("end of the video; still taking commands (q or end of input to stop)")
+            self.ctrl.notice("end of the video; still taking commands (q or end of input to stop)")
         while not self.quit and not self.keys.closed:
             self.idle(0.05)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import UserError
+from .rules import GAME_IDS, canonical_game
 
 KEYS = ("game", "players", "names", "source", "port", "journal", "deck", "region")
 DEFAULTS: dict[str, Any] = {"game": None, "players": None, "names": [], "source": "0", "port": "auto",
@@ -116,7 +117,7 @@ def resolve(flags: Mapping[str, Any], env: Mapping[str, str] | None = None,
     for _, layer in reversed(layers):  # lower layers first, so flags win per option
         options.update(layer.get("options") or {})
     if not merged["game"]:
-        raise UserError("no game given: use --game (ono99_classic, ono99_2022, uno, uno_no_mercy, ena)")
+        raise UserError(f"no game given: use --game ({', '.join(GAME_IDS)})")
     if merged["players"] is None:
         raise UserError("no number of players given: use --players N")
     try:
@@ -127,6 +128,6 @@ def resolve(flags: Mapping[str, Any], env: Mapping[str, str] | None = None,
     if len(names) > players:
         raise UserError(f"{len(names)} names given for {players} players")
     journal = pathlib.Path(merged["journal"]) if merged["journal"] else default_journal_dir() / "current.jsonl"
-    return RunSettings(game=str(merged["game"]), players=players, names=names, source=str(merged["source"]),
+    return RunSettings(game=canonical_game(merged["game"]), players=players, names=names, source=str(merged["source"]),
                        port=str(merged["port"]), journal=journal, deck=str(merged["deck"]),
                        region=merged["region"], options=options, origin=origin)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 from tablelink.messages import Snapshot
 
 from .board_view import board_snapshot
+from .errors import UserError
 from .link.journal_keys import parse_source_tag
 from .record import TABLE_RECORD_TYPES, Journal, RecordHeader, read_record, repair_torn_tail
 from .referee import Referee, Verdict
@@ -85,11 +86,10 @@ class TableSession:
                                       options=header.options, setup=header.setup))
         for no, rec in enumerate(records):
             try:
-                session._apply(rec)
+                session.apply_record(rec)
             except Exception as exc:  # e.g. an undo with nothing to undo: a journal we did not write
                 from .errors import UserError
                 raise UserError(f"{journal_path}: record {no + 1} cannot be applied: {exc}") from None
-            session.records.append(rec)
         session.journal = Journal.open_append(journal_path)
         return session
 
@@ -154,6 +154,21 @@ class TableSession:
         if last is not None and last.get("type") in ("card", "flip"):
             return self.submit({"type": "undo", **where})
         return Outcome("nothing", note="a card was taken off the pile")
+
+    def check_record(self, rec: Mapping[str, Any]) -> None:
+        """UserError for a record that cannot be applied now (a received copy of a journal may
+        hold anything); nothing changes."""
+        if rec.get("type") not in TABLE_TYPES:
+            self.referee.check(_game_event(rec))
+        elif rec["type"] == "undo" and not self.referee.events:
+            raise UserError("an undo with nothing to undo")
+
+    def apply_record(self, rec: Mapping[str, Any]) -> Outcome:
+        """Apply a record that is already in a journal (a resume, or a copy of the journal
+        received elsewhere, e.g. by the scoreboard); nothing is written."""
+        out = self._apply(rec)
+        self.records.append(dict(rec))
+        return out
 
     def _apply(self, rec: Mapping[str, Any]) -> Outcome:
         key = parse_source_tag(rec.get("src"))

@@ -2,29 +2,29 @@
 board and screen out.
 
 `TableController` is the one place where the three inputs meet. It turns each into an event
-for the TableSession (which journals it before anything is shown), then shows the result on
-the board and the screen. It does no I/O of its own: the board link and the view are handed in.
+for the TableSession (which journals it before anything is shown), then publishes the table
+to its feed (tableref.feed), which the board, the screen and any other output subscribe to.
+It does no I/O of its own: the board link and the view are handed in.
 """
 from __future__ import annotations
 
+import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 from .actions import HELP, Undo, action_event, button_event, landed_event, refusal
-from .awaited import Awaited, awaited, what_now
+from .awaited import Awaited, awaited, describe, what_now
 from .errors import UserError
+from .feed import BoardOutput, Output, TableFeed, TableUpdate, game_id
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
-from .table import Outcome, TableSession
+from .table import Outcome, TableSession, make_header
 from .terminal_view import REASONS, seat_names
 
 
-class View(Protocol):
-    def update(self, ctrl: "TableController", line: str | None) -> None: ...
-
-    def notice(self, text: str) -> None: ...
+View = Output  # the screen is one output of the feed like any other
 
 
 @dataclass
@@ -53,6 +53,7 @@ class TableController:
     last_card: str | None = None
     min_confidence: float = 0.0           # readings below this are asked about, like unreadable ones
     asks_in_row: int = 0                  # cards in a row the camera had to ask about
+    feed: TableFeed = field(default_factory=TableFeed)
     # scoring by showing a hand: (seat) -> the codes of every card spread under the camera, or
     # None when none could be read; None here: no multi-card reader attached, the cards are typed
     read_hand: Callable[[int], list[str] | None] | None = None
@@ -60,6 +61,20 @@ class TableController:
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
+        if self.link is not None:
+            self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
+        self.feed.subscribe(self.view)
+        s = self.session
+        if s.journal is not None:  # the journal's own header: a resume, even with new names, is the same game
+            self._header = s.journal.header.to_json()
+            self.game_id = game_id(self._header, str(s.journal.path.resolve()))
+        else:
+            self._header = make_header(s.game, s.players, s.referee.options, s.referee.setup)
+            self.game_id = uuid.uuid4().hex[:12]
+        self._header["names"] = list(self.names)
+
+    def notice(self, text: str) -> None:
+        self.feed.notice(text)
 
     def awaited(self) -> list[Awaited]:
         """What the referee waits for from a person now (worked out once per journal change)."""
@@ -102,10 +117,10 @@ class TableController:
         if self.on_outcome is not None:  # evidence: a picture of the card the table is asked about
             self.on_outcome(Outcome("asked", note=f"frame {ask.frame}"), "camera")
         offer = "".join(f"{key} = {code}, " for key, code in zip("as", ask.likely))
-        self.view.notice(f"which card? {why}: {offer}or type x <card> (e.g. x red-5), "
+        self.notice(f"which card? {why}: {offer}or type x <card> (e.g. x red-5), "
                          "or straighten it for another look")
         if self.asks_in_row >= ENROL_AFTER_ASKS:
-            self.view.notice(f"the camera has asked about {self.asks_in_row} cards in a row: teach it this deck "
+            self.notice(f"the camera has asked about {self.asks_in_row} cards in a row: teach it this deck "
                              "(tableref enroll --deck mydeck camera:0, then run with --deck mydeck)")
         self.publish(None)
         return None
@@ -125,13 +140,13 @@ class TableController:
         if cmd.action == "quit":
             return False
         if cmd.action == "help":
-            self.view.notice(HELP)
+            self.feed.notice(HELP)
             return True
         state = self.session.state
         if cmd.action in ("accept", "runner_up"):
             pick = 0 if cmd.action == "accept" else 1
             if self.asking is None or len(self.asking.likely) <= pick:
-                self.view.notice(f"{'a' if pick == 0 else 's'}: the camera has no card to offer now; now: {self.what_now()}")
+                self.notice(f"{'a' if pick == 0 else 's'}: the camera has no card to offer now; now: {self.what_now()}")
                 return True
             cmd = Command("card", cmd.seat, self.asking.likely[pick])
         if cmd.action == "card":
@@ -151,7 +166,7 @@ class TableController:
             return self._reveal_shown(cmd.seat)
         event = action_event(cmd.action, state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
         if event is None:
-            self.view.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
+            self.notice(f"{cmd.action.replace('_', ' ')} makes no sense now; now: {self.what_now()}")
         elif isinstance(event, Undo):
             self._submit({"type": "undo"}, "key")
         elif not self._refused(event):
@@ -162,14 +177,14 @@ class TableController:
         """`<seat> v` alone: score the hand spread under the camera (typing stays the fallback)."""
         who = seat if seat is not None else next((a.seat for a in self.awaited() if a.kind == "reveal"), None)
         if who is None:
-            self.view.notice(f"v: whose hand? type <seat> v; now: {self.what_now()}")
+            self.notice(f"v: whose hand? type <seat> v; now: {self.what_now()}")
             return True
         cards = self.read_hand(who) if self.read_hand is not None else None
         if cards is None:
             why = "no card reader for a whole hand is attached" if self.read_hand is None else "no card read"
-            self.view.notice(f"{self.names[who]}'s hand: {why}; type the cards: {who} v <card> <card> ...")
+            self.notice(f"{self.names[who]}'s hand: {why}; type the cards: {who} v <card> <card> ...")
             return True
-        self.view.notice(f"{self.names[who]}'s hand as read: {' '.join(cards) or 'no cards'} (u undoes it)")
+        self.notice(f"{self.names[who]}'s hand as read: {' '.join(cards) or 'no cards'} (u undoes it)")
         if not self._refused({"type": "reveal", "seat": who, "cards": cards}):
             self._submit({"type": "reveal", "seat": who, "cards": cards}, "camera")
         return True
@@ -182,7 +197,7 @@ class TableController:
             return False  # a malformed event: _submit says what is wrong with it
         if reason is None:
             return False
-        self.view.notice(f"not now: {self._named(describe_event(event))} - {REASONS.get(reason, reason)}; "
+        self.notice(f"not now: {self._named(describe_event(event))} - {REASONS.get(reason, reason)}; "
                          f"nothing recorded. Now: {self.what_now()}")
         return True
 
@@ -196,13 +211,17 @@ class TableController:
         record["src"] = source_tag(btn)
         return self._submit(record, "board")
 
+    def submit(self, event: dict[str, Any], by: str = "key") -> Outcome | None:
+        """A ready-made event (a simulated or replayed table): journaled and published like any other."""
+        return self._submit(dict(event), by)
+
     # -- plumbing ------------------------------------------------------------------------
     def _submit(self, event: dict[str, Any], by: str) -> Outcome | None:
         self._expected: int | None = self.session.state.get("current_seat")  # who a seat-less card is from
         try:
             out = self.session.submit(event)
         except UserError as exc:  # e.g. a typed card code that does not exist: say so, keep going
-            self.view.notice(str(exc))
+            self.feed.notice(str(exc))
             return None
         self._after(out, by)
         return out
@@ -214,7 +233,7 @@ class TableController:
         if self.on_outcome is not None:
             self.on_outcome(out, by)
         if out.kind == "nothing" and out.note:
-            self.view.notice(out.note)
+            self.feed.notice(out.note)
         self.publish(None if out.kind in ("duplicate",) else line)
 
     def describe(self, out: Outcome, by: str) -> str:
@@ -238,10 +257,15 @@ class TableController:
         return text
 
     def publish(self, line: str | None = None) -> None:
-        """Show the current state on the board and the screen."""
-        if self.link is not None:
-            self.link.show(self.session.snapshot(asking=self.asking is not None))
-        self.view.update(self, line)
+        """Hand the table as it is now, and the records journaled since the last time, to the feed."""
+        s = self.session
+        records = s.records
+        self.feed.publish(TableUpdate(
+            game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self.game_id,
+            state=s.state, asking=self.asking is not None, illegal_id=s.illegal_id, line=line,
+            waiting=tuple(describe(item, self.names) for item in self.awaited()),
+            recent=tuple(self.recent), index=len(records), last=records[-1] if records else None,
+            new_records=self.feed.pending(records)))
 
     def poll_board(self, timeout_s: float = 0.0) -> int:
         """Apply the board's new presses; returns how many arrived."""

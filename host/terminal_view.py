@@ -9,13 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Sequence
 
-GAME_TITLES = {
-    "ono99_classic": "O'NO 99 (1980/87)",
-    "ono99_2022": "ONO 99 (2022)",
-    "uno": "UNO",
-    "uno_no_mercy": "UNO Show 'Em No Mercy",
-    "ena": "Ena",
-}
+from .rules import ruleset_class
 
 REASONS = {
     "out_of_turn": "not your turn",
@@ -133,7 +127,7 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
     """The whole screen for one state, as lines of text; `waiting`: each awaited input with its
     key (tableref.awaited.describe), else the state's bare `awaiting` list."""
     style = style or Style(False)
-    title = GAME_TITLES.get(game, game)
+    title = ruleset_class(game).title
     head = f"{title} - hand {state.get('hand', 1)}"
     if state.get("total") is not None:
         head += f" - total {state['total']}"

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out_dir", metavar="OUT_DIR", help="folder for the clips and their .json ground truth")
     parser.add_argument("--clips", type=int, default=1, help="number of clips (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first clip; clip k uses seed+k")
-    parser.add_argument("--deck", default="uno", help="uno (default), ono99, ono99_classic, uno_no_mercy")
+    parser.add_argument("--deck", default="uno", help="uno (default), uno112, uno_no_mercy, ono99_classic, ono99_2022")
     parser.add_argument("--size", default="1280x720", help="frame size WIDTHxHEIGHT (default 1280x720)")
     parser.add_argument("--fps", type=float, default=25.0)
     parser.add_argument("--seconds", type=float, default=None, help="length of each clip (default: 8 cards)")

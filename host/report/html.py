@@ -12,7 +12,7 @@ from html import escape
 from statistics import mean
 
 from ..evidence import picture_name
-from ..terminal_view import GAME_TITLES
+from ..rules import ruleset_class
 from .series import GameFigures, Incident, PlayerFigures
 
 STYLE = """
@@ -44,7 +44,7 @@ def data_uri(mime: str, data: bytes) -> str:
 
 
 def report_html(fig: GameFigures, plots: dict[str, bytes], pictures: Pictures, journal_name: str) -> str:
-    title = GAME_TITLES.get(fig.game, fig.game)
+    title = ruleset_class(fig.game).title
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}: after the game"
              f"</title><style>{STYLE}</style></head><body>",
              f"<h1>{escape(title)}: after the game</h1>",
@@ -109,7 +109,7 @@ def _hands(fig: GameFigures) -> list[str]:
     if not fig.hands:
         return []
     if fig.ninety_nine:
-        classic = fig.game == "ono99_classic"  # hands and tokens; ONO 99 (2022) is one hand, seats go out
+        classic = ruleset_class(fig.game).token_hands  # hands and tokens; ONO 99 (2022) is one hand, seats go out
         head = f"<tr><th>{'hand' if classic else 'out'}</th><th>record</th><th>lost by</th><th>total</th>" + (
             "<th>tokens after</th>" if classic else "") + "</tr>"
         rows = [f"<tr data-hand='{h.number}'><td>{h.number if classic else n + 1}</td><td>{h.ended_at}</td>"

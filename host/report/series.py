@@ -20,7 +20,8 @@ from ..evidence import PILE_CHANGES, pictures_for
 from ..record import RecordHeader
 from ..referee import Referee, Verdict
 from ..replay_cmd import replay
-from ..rules.describe import NINETY_NINE, describe_event
+from ..rules import ruleset_class
+from ..rules.describe import describe_event
 from ..table import Outcome
 from ..terminal_view import seat_names
 from .reasons import rule_broken
@@ -91,7 +92,7 @@ class GameFigures:
 
     @property
     def ninety_nine(self) -> bool:
-        return self.game in NINETY_NINE
+        return ruleset_class(self.game).family == "ninety_nine"
 
     def who(self, seat: int | None) -> str:
         return self.names[seat] if seat is not None and 0 <= seat < len(self.names) else "the table"
@@ -126,7 +127,7 @@ def _seat_of(rec: Mapping[str, Any], before: State, after: State) -> int | None:
 def game_figures(header: RecordHeader, records: list[dict[str, Any]]) -> GameFigures:
     names = seat_names(header.players, header.names)
     players = [PlayerFigures(n) for n in names]
-    ninety_nine = header.game in NINETY_NINE
+    ninety_nine = ruleset_class(header.game).family == "ninety_nine"
     fig = GameFigures(header.game, names, [0], [], [[] for _ in names], [], players, [], [], None, False, len(records))
     # (index, contributions) per event the referee holds, so that an undo takes its figures back
     stack: list[tuple[int, list[tuple[str, int, Any]]]] = []
@@ -322,13 +323,13 @@ def _hand_result(game: str, index: int, rec: Mapping[str, Any], before: State, a
                  start_scores: list[int]) -> HandResult | None:
     """A hand that ends at this record (99 games: a seat loses or is eliminated). UNO-family
     hands are closed at the next new_hand or the end, once their reveals are scored."""
-    if game in NINETY_NINE:
+    if ruleset_class(game).family == "ninety_nine":
         gone = sorted(set(after.get("eliminated") or []) - set(before.get("eliminated") or []))
         lost = after.get("hand", 1) != before.get("hand", 1) or (
-            game == "ono99_classic" and list(after.get("tokens") or []) != list(before.get("tokens") or []))
+            ruleset_class(game).token_hands and list(after.get("tokens") or []) != list(before.get("tokens") or []))
         if not gone and not lost:
             return None
-        loser = after.get("last_hand_loser") if lost and game == "ono99_classic" else (gone[0] if gone else None)
+        loser = after.get("last_hand_loser") if lost and ruleset_class(game).token_hands else (gone[0] if gone else None)
         return HandResult(int(before.get("hand") or 1), index, None, loser, [], list(after.get("tokens") or []),
                           int(before.get("total") or 0))
     if rec.get("type") == "new_hand" and not after.get("illegal"):
@@ -340,7 +341,7 @@ def _hand_result(game: str, index: int, rec: Mapping[str, Any], before: State, a
 
 def _close_hands(fig: GameFigures, game: str, records: int, final: State, start_scores: list[int]) -> None:
     """The UNO family's last hand, scored by the end of the journal."""
-    if game in NINETY_NINE or not final.get("hand_over"):
+    if ruleset_class(game).family == "ninety_nine" or not final.get("hand_over"):
         return
     scores = list(final.get("scores") or [])
     fig.hands.append(HandResult(int(final.get("hand") or 1), records - 1, final.get("hand_winner"), None,

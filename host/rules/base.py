@@ -1,10 +1,14 @@
-"""What every ruleset shares: the setup of spec 1.3 and the apply() interface."""
+"""What every ruleset shares: the setup of spec 1.3, the apply() interface, and the facts a
+game's class states about itself (title, family, what the no-play button sends, its cards,
+its options, its recogniser deck), which the rest of tableref asks instead of testing a game
+id (found through `tableref.rules.ruleset_class`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Mapping
 
 from ..cards import COLOURS
-from .options import ConfigError
+from . import options as _options
+from .options import ConfigError, Option
 from .state import GameState
 
 SETUP_KEYS = ("dealer", "current_seat", "direction", "total", "pending", "eliminated", "tokens",
@@ -18,12 +22,37 @@ def _is_int(value: Any) -> bool:
 class Ruleset:
     """One game's rules. Subclasses implement `start` (after the common setup) and `apply`."""
 
-    game = ""
-    codes: frozenset[str] = frozenset()
+    game: ClassVar[str] = ""               # the game id of spec 1.1
+    title: ClassVar[str] = ""              # the name on the box
+    family: ClassVar[str] = ""             # "ninety_nine" (a running total) | "uno" (a discard pile)
+    give_up: ClassVar[str] = "pass"        # what the no-play button sends ("out" in the 99 games)
+    token_hands: ClassVar[bool] = False    # a 99 game of hands that each cost the loser a token (O'NO 99)
+    codes: ClassVar[frozenset[str]] = frozenset()   # every card code an event may carry
+    option_specs: ClassVar[dict[str, Option]] = {}
+    player_range: ClassVar[tuple[int, int]] = (2, 10)
 
     def __init__(self, options: dict[str, Any], players: int) -> None:
         self.opt = options
         self.players = players
+
+    # --- the game's facts -----------------------------------------------------------------
+    @classmethod
+    def vision_deck(cls, options: Mapping[str, Any]) -> str:
+        """The recogniser's deck (vision.cardface.all_codes) holding only this game's cards."""
+        return cls.game
+
+    @classmethod
+    def resolve_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Every option with its default, overlaid with `options` (ConfigError if bad)."""
+        return _options.resolve_options(cls.game, cls.option_specs, options)
+
+    @classmethod
+    def check_players(cls, players: object) -> int:
+        return _options.check_players(cls.game, cls.player_range, players)
+
+    def playable(self, before: GameState, after: GameState) -> bool:
+        """Does a card that took `before` to `after` count as playable (legal_cards)?"""
+        return after.illegal is None
 
     # --- cards the seat to act could play (legal_cards iterates over these) ---------------
     def deck(self) -> tuple[str, ...]:

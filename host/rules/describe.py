@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-NINETY_NINE = ("ono99_classic", "ono99_2022")
+from . import ruleset_class
 
 
 def describe_event(ev: Mapping[str, Any]) -> str:
@@ -34,7 +34,8 @@ def describe_event(ev: Mapping[str, Any]) -> str:
 def describe_state(state: Mapping[str, Any], game: str) -> str:
     """One short line: total / turn / direction / obligations / verdict / result."""
     parts: list[str] = []
-    if game in NINETY_NINE:
+    ninety_nine = ruleset_class(game).family == "ninety_nine"
+    if ninety_nine:
         parts.append(f"total {state['total']:>3}")
     else:
         top = state.get("top") or "-"
@@ -52,10 +53,10 @@ def describe_state(state: Mapping[str, Any], game: str) -> str:
             parts.append(f"seat {pend['seat']} spins the roulette")
     for wait in state.get("awaiting") or []:
         parts.append(f"waiting: {wait['kind']} from seat {wait['seat']}")
-    if game == "ono99_classic":
-        parts.append("tokens " + "/".join(str(t) for t in state.get("tokens") or []))
+    if ninety_nine and state.get("tokens"):  # only O'NO 99 classic plays for tokens
+        parts.append("tokens " + "/".join(str(t) for t in state["tokens"]))
         parts.append(f"hand {state.get('hand')}")
-    elif game not in NINETY_NINE:
+    elif not ninety_nine:
         parts.append("cards " + "/".join(str(c) for c in state.get("hand_counts") or []))
     if state.get("penalty_draws"):
         owed = ", ".join(f"seat {s} {c}" for s, c in state["penalty_draws"].items())
@@ -67,9 +68,9 @@ def describe_state(state: Mapping[str, Any], game: str) -> str:
     illegal = state.get("illegal")
     if illegal:
         parts.append(f"ILLEGAL seat {illegal['seat']}: {illegal['reason']}")
-    if state.get("hand_over") and game not in NINETY_NINE and not state.get("game_over"):
+    if state.get("hand_over") and not ninety_nine and not state.get("game_over"):
         parts.append(f"hand won by seat {state.get('hand_winner')}")
-    if game not in NINETY_NINE and any(state.get("scores") or []):
+    if not ninety_nine and any(state.get("scores") or []):
         parts.append("scores " + "/".join(str(s) for s in state["scores"]))
     if state.get("game_over"):
         parts.append(f"GAME OVER, winner seat {state.get('winner')}")

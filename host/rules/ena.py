@@ -2,17 +2,35 @@
 penalties for every mistake, and low-score scoring."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..cards import UNO_CODES, UnoCard, uno_card_set
+from .options import ENA_OPTIONS
 from .state import GameState
 from .uno import UnoRules
 
 
 class EnaRules(UnoRules):
     game = "ena"
+    title = "Ena"
     codes = UNO_CODES
+    option_specs = ENA_OPTIONS
+
+    @classmethod
+    def vision_deck(cls, options: Mapping[str, Any]) -> str:
+        return "uno"
+
+    @classmethod
+    def resolve_options(cls, options: dict[str, Any] | None) -> dict[str, Any]:
+        resolved = super().resolve_options(options)
+        if "ena_call_penalty" not in (options or {}):
+            # C14, C25: a caught missing call is a mistake like any other, so unless the call
+            # has a penalty of its own it costs what mistake_penalty says
+            resolved["ena_call_penalty"] = resolved["mistake_penalty"]
+        return resolved
 
     def deck(self) -> tuple[str, ...]:
-        return uno_card_set("uno", "108")
+        return uno_card_set("108")
 
     def stacking_mode(self) -> str:
         return self.opt["stack_in_turn"]

@@ -2,14 +2,26 @@
 Everyone, Discard All, Color Roulette, 7-0 always on, no challenges, and the mercy rule."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..cards import NO_MERCY_CODES, UnoCard, draw_value, is_number_rank
+from .options import NO_MERCY_OPTIONS
 from .state import GameState
 from .uno import UnoRules
 
 
 class NoMercyRules(UnoRules):
     game = "uno_no_mercy"
+    title = "UNO Show 'Em No Mercy"
     codes = NO_MERCY_CODES
+    option_specs = NO_MERCY_OPTIONS
+
+    @classmethod
+    def vision_deck(cls, options: Mapping[str, Any]) -> str:
+        return "uno_no_mercy"
+
+    def deck(self) -> tuple[str, ...]:
+        return tuple(sorted(NO_MERCY_CODES))
 
     def stacking_mode(self) -> str:
         return "no_mercy"

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..cards import CLASSIC_CODES, CLASSIC_DECK, ONO2022_CODES, ONO2022_DECK, number_value
 from .base import Ruleset
+from .options import CLASSIC_OPTIONS, ONO2022_OPTIONS
 from .state import GameState
 
 # The quad ONO discard is handled as a card worth 0 with no other effect.
@@ -19,6 +20,8 @@ QUAD = "quad_ono99"
 class Ono99Rules(Ruleset):
     """Everything the two 99 games share; subclasses fill in the differences."""
 
+    family = "ninety_nine"
+    give_up = "out"  # no voluntary draw in the 99 games: "I cannot play" is `out`
     two_play_card = ""
 
     def start(self, st: GameState, setup: dict[str, Any]) -> None:
@@ -137,7 +140,11 @@ class Ono99Rules(Ruleset):
 
 class ClassicRules(Ono99Rules):
     game = "ono99_classic"
+    title = "O'NO 99 (1980/87)"
     codes = CLASSIC_CODES
+    option_specs = CLASSIC_OPTIONS
+    player_range = (2, 8)  # 24 tokens, 3 each
+    token_hands = True
     two_play_card = "double_play"
 
     def deck(self) -> tuple[str, ...]:
@@ -201,7 +208,9 @@ class ClassicRules(Ono99Rules):
 
 class Ono2022Rules(Ono99Rules):
     game = "ono99_2022"
+    title = "ONO 99 (2022)"
     codes = ONO2022_CODES
+    option_specs = ONO2022_OPTIONS
     two_play_card = "play2"
 
     def deck(self) -> tuple[str, ...]:
@@ -233,6 +242,10 @@ class Ono2022Rules(Ono99Rules):
         if mode == "counts_as_play":
             self.play(st, s, QUAD)  # worth 0, one play (A10)
         # free_then_play: the discard is free and the same seat still plays a card
+
+    def playable(self, before: GameState, after: GameState) -> bool:
+        # a lone ONO 99 card counts only inside a set already begun (4.5, C15)
+        return after.illegal is None and (before.quad is not None or not after.awaits(QUAD))
 
     def bust(self, st: GameState, s: int, new_total: int) -> None:
         st.flag(s, "bust_should_declare_out")

@@ -6,12 +6,12 @@ Vocabulary: the *victim* owes a draw (`pending`), a *side penalty* does not chan
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..cards import (UNO_CODES, UnoCard, draw_value, is_number_rank, parse_uno,
                      uno_card_set, uno_points)
 from .base import Ruleset
-from .options import ConfigError
+from .options import UNO_OPTIONS, ConfigError
 from .state import GameState
 
 HAND_SIZE = 7
@@ -20,10 +20,17 @@ BLOCKING = ("target", "challenge_result", "reflip")  # inputs a card cannot stan
 
 class UnoRules(Ruleset):
     game = "uno"
+    title = "UNO"
+    family = "uno"
     codes = UNO_CODES
+    option_specs = UNO_OPTIONS
+
+    @classmethod
+    def vision_deck(cls, options: Mapping[str, Any]) -> str:
+        return "uno" if str(options.get("deck", "108")) == "108" else "uno112"
 
     def deck(self) -> tuple[str, ...]:
-        return uno_card_set(self.game, self.opt.get("deck", "108"))
+        return uno_card_set(self.opt.get("deck", "108"))
 
     # --- setup ----------------------------------------------------------------------------
     def start(self, st: GameState, setup: dict[str, Any]) -> None:
@@ -429,13 +436,13 @@ class UnoRules(Ruleset):
         target = self.opt["target_score"]
         scoring = self.opt.get("scoring")
         w = st.hand_winner
+        seats = st.active_seats()
+        if any(a != w and a not in st.revealed for a in seats):
+            return  # C22: the hand is scored when every loser has revealed
         if scoring == "winner_collects" and w is not None:
             if st.scores[w] >= target:
                 st.game_over, st.winner = True, w
         elif scoring == "cumulative_low":
-            seats = st.active_seats()
-            if any(a != w and a not in st.revealed for a in seats):
-                return  # the hand is scored when every loser has revealed
             if max(st.scores[a] for a in seats) >= target:
                 low = min(st.scores[a] for a in seats)
                 best = [a for a in seats if st.scores[a] == low]
@@ -592,7 +599,8 @@ class UnoRules(Ruleset):
             return
         self.accept(st, s)
         self.gain(st, s, count)
-        st.set_awaiting("play_or_pass", s)
+        if not self.must_play_drawn():
+            st.set_awaiting("play_or_pass", s)  # C21: only where a pass answers the draw
         self.mercy(st)
 
     def on_pass(self, st: GameState, ev: dict[str, Any]) -> None:

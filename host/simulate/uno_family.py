@@ -228,11 +228,8 @@ class UnoFamilySim(GameSim):
                 self.scores[winner] += pts
             else:
                 self.scores[seat] += pts
-            if i == len(revealers) - 1 or self.options["scoring"] == "winner_collects":
-                # winner_collects: the hand winner's score only grows, so the game is decided
-                # the moment it reaches the target (the referee says so at once; spec 5.5 does
-                # not pin the instant); cumulative_low must wait for every reveal.
-                self.check_game_end(winner)
+            if i == len(revealers) - 1:
+                self.check_game_end(winner)  # C22: once every losing seat has revealed
             self.emit({"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])})
         if not self.game_over:
             self.start_hand(first=False)
@@ -420,12 +417,9 @@ class UnoFamilySim(GameSim):
             done = self.matches(card) or len(self.hands[seat]) >= limit
             if single or done:
                 self.turn_action(seat)
-                # the seat now owes the play of a drawn card (the engine reports it as
-                # play_or_pass, the phase after a draw; spec 1.6 names no other kind)
-                self.awaiting = [{"kind": "play_or_pass", "seat": seat}]
+                # C21: no play_or_pass, a pass is no answer here; the seat just acts again
+                self.awaiting = []
                 self.mercy_check(seat)
-                if seat in self.eliminated or self.game_over:
-                    self.awaiting = []
                 self.emit({"type": "draw", "seat": seat, "count": drawn})
                 drawn = 0
             if done:

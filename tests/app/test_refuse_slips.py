@@ -16,7 +16,7 @@ class Notes:
     def __init__(self) -> None:
         self.notices: list[str] = []
 
-    def update(self, ctrl: TableController, line: str | None) -> None:
+    def update(self, u: object) -> None:
         pass
 
     def notice(self, text: str) -> None:

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from tableref.errors import UserError
+from tableref.feed import TableUpdate
 from tableref.keyboard import parse_command
 from tableref.link import BoardLink, ButtonEvent
 from tableref.record import read_record
@@ -26,9 +27,9 @@ class Screen:
         self.updates = 0
         self.notices: list[str] = []
 
-    def update(self, ctrl: TableController, line: str | None) -> None:
+    def update(self, u: TableUpdate) -> None:
         on_disk = [json.loads(ln) for ln in self.journal.read_text().splitlines()[1:]]
-        assert on_disk == ctrl.session.records, "shown before it was journaled"
+        assert len(on_disk) == u.index and on_disk[-1:] == ([u.last] if u.last else []), "shown before it was journaled"
         self.updates += 1
 
     def notice(self, text: str) -> None:

@@ -15,7 +15,7 @@ from tableref.vision.sources import Frame
 
 
 class Quiet:
-    def update(self, ctrl, line) -> None:
+    def update(self, u) -> None:
         pass
 
     def notice(self, text: str) -> None:

@@ -194,8 +194,9 @@ def game_params(draw: st.DrawFn, game: str) -> tuple[int, int, dict[str, Any], f
 EXAMPLES = {"ono99_classic": 400, "ono99_2022": 1000, "uno": 250, "uno_no_mercy": 500, "ena": 250}
 
 
-@pytest.mark.parametrize("game", list(EXAMPLES))
-def test_referee_agrees_with_simulator(game: str) -> None:
+def check_property(game: str) -> None:
+    """Play EXAMPLES[game] simulated games against the Referee; pytest.fail on the first
+    disagreement (also run against engines with an old reading, test_property_mutants.py)."""
     # No shrinking: a smaller seed is not a simpler game; the report names the failing seed
     # and the events leading to the disagreement, which is what a counterexample needs.
     @settings(max_examples=EXAMPLES[game], deadline=None, database=None, derandomize=True,
@@ -210,6 +211,11 @@ def test_referee_agrees_with_simulator(game: str) -> None:
             pytest.fail(explain(sim, seed, *found), pytrace=False)
 
     check()
+
+
+@pytest.mark.parametrize("game", list(EXAMPLES))
+def test_referee_agrees_with_simulator(game: str) -> None:
+    check_property(game)
 
 
 @pytest.mark.parametrize("game", list(EXAMPLES))

@@ -18,13 +18,17 @@ from tableref.vision import cardface
 
 from .script import CARD_ASPECT
 
-DECKS = {"uno": ("uno", cardface.UNO_STYLES), "ono99": ("ono99_2022", ("ono99",)),
-         "ono99_classic": ("ono99_classic", ("ono99",)), "uno_no_mercy": ("uno_no_mercy", cardface.UNO_STYLES)}
+# deck name (the recogniser's, cardface.DECKS) -> (codes, face styles)
+DECKS = {"uno": ("uno", cardface.UNO_STYLES), "uno112": ("uno112", cardface.UNO_STYLES),
+         "uno_no_mercy": ("uno_no_mercy", cardface.UNO_STYLES),
+         "ono99_classic": ("ono99_classic", ("ono99",)), "ono99_2022": ("ono99_2022", ("ono99",)),
+         "ono99": ("ono99_2022", ("ono99",))}  # "ono99": the old spelling of ono99_2022 here
 
 
 def deck_codes(deck: str) -> list[str]:
     if deck not in DECKS:
-        raise UserError(f"unknown deck {deck!r} for synthetic scenes; known: {', '.join(DECKS)}")
+        known = ", ".join(d for d in DECKS if d != "ono99")
+        raise UserError(f"unknown deck {deck!r} for synthetic scenes; known: {known}")
     return cardface.all_codes(DECKS[deck][0])
 
 
