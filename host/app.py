@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, Any] | None,
              region: tuple[int, int, int, int] | None, recogniser: Any) -> int:
     from .keyboard import KeyReader
-    from .live_view import LiveView
+    from .live_view import LiveView, sim_board_text
     from .run_loop import RunLoop
     from .table import TableSession, make_header
     from .table_app import TableController
@@ -205,7 +205,7 @@ def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, 
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
         view.prompt = lambda: f"> {keys.buffer}" if keys is not None else ""
-        view.board_text = None
+        view.board_text = lambda: sim_board_text(link)  # a real board shows itself; sim:// is shown here
         preview = None
         if args.preview:
             from .preview import open_preview

@@ -117,7 +117,7 @@ def _open_board(choice: str, on_status: Any) -> tuple[Any, Any, str]:
 
 
 def _board_text(link: Any, firmware: Any) -> str | None:
-    from .live_view import ring_text
+    from .live_view import ring_text, sim_board_text
     if firmware is not None:
         # the firmware shows a new snapshot within a few of its 10 ms steps: let it catch up, so
         # the line shows the board as it is now rather than one event behind
@@ -130,9 +130,7 @@ def _board_text(link: Any, firmware: Any) -> str | None:
         if not shown:
             return None
         return f"'{shown['digits']}' ring {ring_text(shown['ring'])}"
-    if link.sim is None or link.sim.shown is None:
-        return None
-    return f"'{link.sim.digits()}' ring {ring_text(link.sim.ring())}"
+    return sim_board_text(link)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
 from .table import Outcome, TableSession
-from .terminal_view import seat_names
+from .terminal_view import name_seats, seat_names
 
 
 class View(Protocol):
@@ -150,9 +150,7 @@ class TableController:
             ev = dict(out.event)
             if ev.get("seat") is None and ev.get("type") == "card":
                 ev["seat"] = getattr(self, "_expected", None)
-            text = describe_event(ev)
-            for i, name in enumerate(self.names):
-                text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+            text = name_seats(describe_event(ev), self.names)
             if out.verdict is not None and out.verdict.illegal is not None:
                 text += f" ILLEGAL ({out.verdict.illegal.get('reason')})"
             return text

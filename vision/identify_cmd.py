@@ -2,8 +2,9 @@
 
 One line per image; with --json one JSON object per line:
 {"file": ..., "card": code or null, "confidence": 0..1, "quad": [[x, y] x4] or null}.
-A file that cannot be read gets one error line on stderr; the others are still processed and
-the exit status is non-zero at the end.
+A file that cannot be read gets one error line on stderr; the others are still processed.
+Exit status: 0 when every image showed a card that was read, 1 (SOME_FAILED) when a file
+could not be read or an image showed no card it could read, 2 for a bad flag (STYLE.md E8).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import argparse
 import json
 import sys
 
-from tableref.errors import UserError
+from tableref.errors import Exit, UserError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             continue
         r = rec.identify(image)
+        if r.card is None:
+            failed += 1  # no card read: a script must not take it for a reading
         quad = None if r.quad is None else [[round(float(x), 1), round(float(y), 1)] for x, y in r.quad]
         if args.json:
             print(json.dumps({"file": name, "card": r.card, "confidence": round(r.confidence, 3), "quad": quad}))
@@ -46,4 +49,4 @@ def run(args: argparse.Namespace) -> int:
             said = r.card if r.card is not None else "no card recognised"
             print(f"{name}: {said} (confidence {r.confidence:.2f})")
         sys.stdout.flush()
-    return 2 if failed else 0
+    return Exit.SOME_FAILED if failed else Exit.OK
