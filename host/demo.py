@@ -166,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
         ctrl = TableController(session, view, link, [])
         watcher = PileWatcher(Recogniser(game_deck(game, session.referee.options)))
         person = Person(ctrl, link, firmware)
+        ctrl.publish("start")  # the table at once, before the first card has landed
         try:
             summary = _play(tg, scene, ctrl, watcher, person, args.speed)
             _settle_board(ctrl, firmware)

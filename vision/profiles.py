@@ -170,7 +170,8 @@ def builtin_profile() -> Profile:
             return _BUILTIN
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is rebuilt below
-    _BUILTIN = build_builtin(progress=BuildProgress(sys.stderr))
+    # progress for a person at a terminal; a log or a pipe (scripts, tests counting error lines) gets none
+    _BUILTIN = build_builtin(progress=BuildProgress(sys.stderr) if _is_tty(sys.stderr) else None)
     try:
         _BUILTIN.save(path)
         for old in path.parent.glob("builtin-*.npz"):
@@ -181,14 +182,21 @@ def builtin_profile() -> Profile:
     return _BUILTIN
 
 
+def _is_tty(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class BuildProgress:
-    """Says how far the first-use build of the built-in profile is (it takes ~20 s): one line
-    redrawn in place on a terminal, else a line for every 5% (logs, pipes), so no stretch of
-    the build passes without a word."""
+    """Says how far the first-use build of the built-in profile is (it takes ~20 s), so no
+    stretch of it passes without a word: one line redrawn in place for every 1% on a terminal,
+    else a line for every 5%."""
 
     def __init__(self, stream: IO[str], step: int = 5) -> None:
         self.stream = stream
-        self.tty = stream.isatty() if hasattr(stream, "isatty") else False
+        self.tty = _is_tty(stream)
         self.step = 1 if self.tty else step  # in percent
         self.said: int | None = None
 

@@ -98,7 +98,7 @@ class Recogniser:
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
         """Whether an already rectified outline reads best as no card at all (bare table, a
         hand) or a card back: `enroll` refuses such a shot rather than learn the table."""
-        return _says_no_card(self._classify(cv2.resize(warped_bgr, (CANON_W, CANON_H)))[2])
+        return _says_no_card(self._classify(warped_bgr)[2])
 
     def identify(self, image_bgr: np.ndarray) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
