@@ -11,6 +11,7 @@ import pty
 import re
 import select
 import subprocess
+import sys
 import time
 
 from test_demo_and_cli import TABLEREF, tableref
@@ -92,3 +93,14 @@ def test_a_pipe_gets_no_progress_lines(tmp_path: pathlib.Path) -> None:
     res = tableref("identify", str(tmp_path / "missing.png"), env={"TABLEREF_CACHE_DIR": str(tmp_path / "cache")})
     assert res.returncode == 1 and res.stderr.count("\n") == 1, res.stderr  # the error line alone
     assert list((tmp_path / "cache").glob("builtin-*.npz"))  # the profile was built, silently
+
+
+def test_a_normal_install_prints_no_packaging_warnings(tmp_path: pathlib.Path) -> None:
+    # as `make demo` installs (pip -q, which still passes on what the build backend warns about;
+    # the Makefile brings pip up to date first, as here)
+    root = pathlib.Path(__file__).resolve().parents[2]
+    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "site"),
+                          str(root)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout + res.stderr
+    assert "BuildBackendWarning" not in out and "would be ignored" not in out, out
