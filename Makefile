@@ -7,10 +7,12 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test bench clean
 
+# a normal install for the demo; `make test` makes it editable (setuptools says a word about
+# editable installs of mapped package folders, which a first `make demo` need not show)
 $(BIN)/tableref: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q .
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/tableref

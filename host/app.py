@@ -11,13 +11,14 @@ Settings come from flags, then TABLEREF_* environment variables, then the TOML c
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import sys
 import time
 from typing import Any
 
 from . import outputs
-from .errors import UserError
+from .errors import Exit, UserError
 from .rules import GAME_IDS, ruleset_class
 from .settings import RunSettings, default_journal_dir, parse_option, resolve
 
@@ -62,15 +63,46 @@ def parse_region(text: str | None) -> tuple[int, int, int, int] | None:
     return x, y, w, h
 
 
+def has_records(path: pathlib.Path) -> bool:
+    """Whether a journal holds anything after its header (an empty game is nothing to resume)."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            return sum(1 for line in fh if line.strip()) > 1
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def newest_journal(folder: pathlib.Path) -> pathlib.Path:
     found = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-    if not found:
+    games = [p for p in found if has_records(p)]
+    if not games:
         raise UserError(f"--resume: no game journal in {folder}; name one with --journal FILE")
-    return found[-1]
+    return games[-1]
+
+
+def check_journal_path(path: pathlib.Path) -> None:
+    """A journal that could not be created is refused before anything starts."""
+    if path.is_dir():
+        raise UserError(f"--journal {path}: is a folder; name a file in it")
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise UserError(f"--journal {path}: {folder} is a file, not a folder")
+            if not os.access(folder, os.W_OK):
+                raise UserError(f"--journal {path}: cannot write in {folder}")
+            return
+
+
+def source_to_keep(source: str) -> str:
+    """The source as the journal keeps it: a file path made absolute, so a resume from another
+    folder finds it; a camera index or a synth: spec as it is."""
+    return source if source.isdigit() or source.startswith("synth") else os.path.abspath(source)
 
 
 def settings_from_args(args: argparse.Namespace) -> tuple[RunSettings, dict[str, Any] | None]:
     """The merged settings, and the journal header when resuming."""
+    if not 0.0 <= args.min_confidence <= 1.0:
+        raise UserError(f"--min-confidence {args.min_confidence:g}: a confidence is between 0 and 1")
     options = dict(parse_option(o) for o in (args.option or []))
     flags: dict[str, Any] = {"game": args.game, "players": args.players, "names": args.names,
                              "source": args.source, "port": args.port, "journal": args.journal,
@@ -87,8 +119,12 @@ def settings_from_args(args: argparse.Namespace) -> tuple[RunSettings, dict[str,
         if options:
             raise UserError("--resume: options come from the journal; --option cannot change them mid-game")
         flags.update(game=head.game, players=head.players, journal=str(path))
+        for key in ("source", "port"):  # where the game was watched, unless given again now
+            if flags[key] is None and head.table.get(key):
+                flags[key] = head.table[key]
         if args.names is None and head.names:
-            flags["names"] = head.names  # the names the game started with, unless renamed now
+            from .terminal_view import seat_names
+            flags["names"] = seat_names(head.players, head.names)  # older journals may name fewer seats  # the names the game started with, unless renamed now
         header = head.to_json()
     settings = resolve(flags, config_path=config)
     if header is not None:
@@ -96,6 +132,7 @@ def settings_from_args(args: argparse.Namespace) -> tuple[RunSettings, dict[str,
     elif settings.origin.get("journal") == "default":
         stamp = time.strftime("%Y%m%d-%H%M%S")
         settings.journal = default_journal_dir() / f"{stamp}-{settings.game}.jsonl"
+    check_journal_path(settings.journal)
     return settings, header
 
 
@@ -128,12 +165,8 @@ def open_devices(settings: RunSettings, applied: set, on_status: Any) -> tuple[A
 
 
 def run(args: argparse.Namespace) -> int:
-    from .keyboard import KeyReader
-    from .live_view import LiveView
+    from .journal_lock import JournalLock
     from .referee import Referee
-    from .run_loop import RunLoop
-    from .table import TableSession, make_header
-    from .table_app import TableController
 
     outputs.check_arguments(args)
     settings, header = settings_from_args(args)
@@ -144,23 +177,39 @@ def run(args: argparse.Namespace) -> int:
         Referee(settings.game, settings.players, settings.options)  # bad game/option/players: say so now
         if settings.journal.exists():
             raise UserError(f"{settings.journal}: already exists (use --resume to continue it)")
+    # a bad --deck is refused before anything opens (every setting is checked before the journal)
+    rules = ruleset_class(settings.game)
+    recogniser = _recogniser(rules.vision_deck(rules.resolve_options(settings.options)) if settings.deck == "auto"
+                             else settings.deck)
+    with JournalLock(settings.journal):
+        return _referee(args, settings, header, region, recogniser)
+
+
+def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, Any] | None,
+             region: tuple[int, int, int, int] | None, recogniser: Any) -> int:
+    from .keyboard import KeyReader
+    from .live_view import LiveView, sim_board_text
+    from .run_loop import RunLoop
+    from .table import TableSession, make_header
+    from .table_app import TableController
+
     view = LiveView()
     session = TableSession.resume(settings.journal, view.notice) if header is not None else None
     source, link = open_devices(settings, session.applied if session else set(), view.notice)
     keys = outs = None
+    interrupted = False
     try:
         if session is None:
-            settings.journal.parent.mkdir(parents=True, exist_ok=True)
+            table = {"source": source_to_keep(settings.source), "port": settings.port}
             session = TableSession.new(make_header(settings.game, settings.players, settings.options,
-                                                   names=settings.names), settings.journal)
+                                                   names=settings.names, table=table),
+                                       settings.journal, on_first_record=True)
         from .vision.watcher import PileWatcher
-        deck = (ruleset_class(settings.game).vision_deck(session.referee.options) if settings.deck == "auto"
-                else settings.deck)
-        watcher = PileWatcher(_recogniser(deck), region=region)
+        watcher = PileWatcher(recogniser, region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
         outs = outputs.open_outputs(args, ctrl, view.notice, control=True)
-        view.board_text = None
+        view.board_text = lambda: sim_board_text(link)  # a real board shows itself; sim:// is shown here
         preview = None
         if args.preview:
             from .preview import open_preview
@@ -183,13 +232,11 @@ def run(args: argparse.Namespace) -> int:
             loop.run()
         except ValueError as exc:  # the watcher's region is outside the frame
             raise UserError(f"{settings.source}: {exc}") from None
+        except KeyboardInterrupt:
+            interrupted = True  # Ctrl-C: the same way out as q, with the same hint
         if evidence.failed:
             view.notice(evidence.failed)
-        state = session.state
-        if state.get("game_over") and state.get("winner") is not None:
-            view.notice(f"game over: {ctrl.names[state['winner']]} wins (journal {settings.journal})")
-        else:
-            view.notice(f"stopped; continue with: tableref run --resume --journal {settings.journal}")
+        view.notice(closing_line(session, ctrl.names, settings.journal))
     finally:
         if outs is not None:
             outs.close()
@@ -201,7 +248,17 @@ def run(args: argparse.Namespace) -> int:
         link.close()
         if session is not None:
             session.close()
-    return 0
+    return Exit.INTERRUPTED if interrupted else Exit.OK
+
+
+def closing_line(session: Any, names: list[str], journal: pathlib.Path) -> str:
+    """What the person reads when `run` stops: the winner, or how to go on."""
+    state = session.state
+    if state.get("game_over") and state.get("winner") is not None:
+        return f"game over: {names[state['winner']]} wins (journal {journal})"
+    if session.journal is None:
+        return "stopped before anything happened: no journal written"
+    return f"stopped; continue with: tableref run --resume --journal {journal}"
 
 
 def _recogniser(deck: str) -> Any:

@@ -12,7 +12,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from .errors import UserError
+from .errors import Exit, UserError
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -33,11 +33,49 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# name -> examples shown at the end of `tableref NAME --help`
+EXAMPLES: dict[str, list[str]] = {
+    "demo": ["tableref demo", "tableref demo --game uno --speed 1", "tableref demo --web 8080 --report demo.html"],
+    "run": ["tableref run --game uno --players 3 --names Ana Bo Cy --port sim://",
+            "tableref run --game uno --players 3 --source game.mp4 --port sim:// --confirm",
+            "tableref run --resume                 # the newest game, where it stopped"],
+    "scenario": ["tableref scenario ../shared/scenarios/*.json"],
+    "replay": ["tableref replay game.jsonl", "tableref replay game.jsonl --json"],
+    "report": ["tableref report game.jsonl                # game.html beside it",
+               "tableref report game.jsonl --out game.html --png plots/"],
+    "options": ["tableref options", "tableref options uno"],
+    "simulate": ["tableref simulate --game uno --players 4 --seed 3 --out game.jsonl"],
+    "identify": ["tableref identify card.jpg", "tableref identify shots/*.jpg --deck uno --json",
+                 "tableref identify --all hand.jpg      # every card of a hand spread out"],
+    "enroll": ["tableref enroll --deck mydeck shots/", "tableref enroll --deck mydeck camera:0 --cards uno"],
+    "watch": ["tableref watch pile.mp4", "tableref watch 0 --json"],
+    "synth": ["tableref synth --game uno practice/      # a whole legal game: video + input script",
+              "tableref synth clips/ --clips 5 --deck ono99_2022"],
+    "ports": ["tableref ports", "tableref ports --json"],
+    "flash": ["tableref flash", "tableref flash --port /dev/ttyACM0 --compile"],
+    "scoreboard": ["tableref scoreboard mqtt://localhost/venue --web 0.0.0.0:8099"],
+}
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("tableref")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser(modules: dict[str, object] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tableref", description="Referee card games played on a real table.")
+    parser = argparse.ArgumentParser(prog="tableref", description="Referee card games played on a real table.",
+                                     epilog="examples:\n  tableref demo\n  tableref run --help",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"tableref {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES.get(name, []))
+        p = sub.add_parser(name, help=help_text, description=help_text, epilog=epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         if modules is not None and name in modules:
             modules[name].add_arguments(p)  # type: ignore[attr-defined]
     return parser
@@ -62,16 +100,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser(modules).parse_args(argv)
         if args.command is None:
             build_parser().print_help()
-            return 2
-        return int(modules[args.command].run(args) or 0)
+            return Exit.USAGE
+        return int(modules[args.command].run(args) or Exit.OK)
     except UserError as exc:
         print(f"tableref: error: {exc}", file=sys.stderr)
-        return 2
+        return Exit.USAGE
     except KeyboardInterrupt:
         print("tableref: interrupted", file=sys.stderr)
-        return 130
+        return Exit.INTERRUPTED
     except BrokenPipeError:
-        return 0
+        return Exit.OK
 
 
 if __name__ == "__main__":

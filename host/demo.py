@@ -132,7 +132,7 @@ def _open_board(choice: str, on_status: Any) -> tuple[Any, Any, str]:
 
 
 def _board_text(link: Any, firmware: Any) -> str | None:
-    from .live_view import ring_text
+    from .live_view import ring_text, sim_board_text
     if firmware is not None:
         # the firmware shows a new snapshot within a few of its 10 ms steps: let it catch up, so
         # the line shows the board as it is now rather than one event behind
@@ -145,9 +145,7 @@ def _board_text(link: Any, firmware: Any) -> str | None:
         if not shown:
             return None
         return f"'{shown['digits']}' ring {ring_text(shown['ring'])}"
-    if link.sim is None or link.sim.shown is None:
-        return None
-    return f"'{link.sim.digits()}' ring {ring_text(link.sim.ring())}"
+    return sim_board_text(link)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -191,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         outs = None
         try:
             outs = outputs.open_outputs(args, ctrl, view.notice)
-            ctrl.publish(None)  # the page and the broker get the table before the first card
+            ctrl.publish("start")  # the screen, the page and the broker show the table before the first card
             summary = _play(tg, scene, ctrl, watcher, person, args.speed, on_frame=evidence.frame)
             _settle_board(ctrl, firmware)
             if args.web and sys.stdin.isatty():

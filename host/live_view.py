@@ -9,6 +9,7 @@ from typing import IO, Any, Callable, Sequence
 
 from .feed import TableUpdate
 from .rules.describe import describe_state
+from .term import colour_ok, cursor_ok
 from .terminal_view import Style, render
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -35,14 +36,21 @@ def ring_text(ring: Sequence[Sequence[int]]) -> str:
     return "".join(out)
 
 
+def sim_board_text(link: Any) -> str | None:
+    """What the simulated board (`--port sim://`) shows now: its digits and ring."""
+    if getattr(link, "sim", None) is None or link.sim.shown is None:
+        return None
+    return f"'{link.sim.digits()}' ring {ring_text(link.sim.ring())}"
+
+
 class LiveView:
     """update(u) after every change; notice(text) for one-off messages."""
 
     def __init__(self, stream: IO[str] | None = None, interactive: bool | None = None,
                  board_text: Callable[[], str | None] | None = None, prompt: Callable[[], str] | None = None) -> None:
         self.stream = stream or sys.stdout
-        self.interactive = self.stream.isatty() if interactive is None else interactive
-        self.style = Style(self.interactive)
+        self.interactive = cursor_ok(self.stream) if interactive is None else interactive
+        self.style = Style(self.interactive and colour_ok())
         self.board_text = board_text
         self.prompt = prompt
         self._notice: str | None = None

@@ -30,6 +30,8 @@ class RecordHeader:
     options: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)  # seat 0 first; may be fewer than players
+    # where a live game was watched ({"source": ..., "port": ...}), so a plain --resume finds them
+    table: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"tableref": FORMAT_VERSION, "game": self.game,
@@ -38,6 +40,8 @@ class RecordHeader:
             obj["setup"] = dict(self.setup)
         if self.names:
             obj["names"] = list(self.names)
+        if self.table:
+            obj["table"] = dict(self.table)
         return obj
 
     @classmethod
@@ -52,8 +56,11 @@ class RecordHeader:
         names = obj.get("names") or []
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
             raise UserError(f"{where}: \"names\" must be a list of player names")
+        table = obj.get("table") or {}
+        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+            raise UserError(f"{where}: \"table\" must map source/port to text")
         try:
-            header = cls(obj.get("game"), obj.get("players"), options, setup, names)  # type: ignore[arg-type]
+            header = cls(obj.get("game"), obj.get("players"), options, setup, names, table)  # type: ignore[arg-type]
             rules = make_ruleset(header.game, header.players, options)
             rules.initial_state(setup)
             if len(names) > header.players:
@@ -161,6 +168,7 @@ class Journal:
             header = RecordHeader.from_json(dict(header), str(p))
         RecordHeader.from_json(header.to_json(), str(p))  # refuse a header we could not read back
         try:
+            p.parent.mkdir(parents=True, exist_ok=True)
             fh = open(p, "x", encoding="utf-8")
         except FileExistsError:
             raise UserError(f"{p}: already exists (use --resume to continue it)") from None

@@ -8,6 +8,7 @@ from typing import Any, Iterator
 from .record import RecordHeader, read_record
 from .referee import Referee
 from .rules.describe import describe_event, describe_state
+from .terminal_view import name_seats, seat_names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,10 +31,12 @@ def replay(header: RecordHeader, events: list[dict[str, Any]]
 
 def run(args: argparse.Namespace) -> int:
     header, events = read_record(args.record)  # every bad line is reported before any output
+    names = seat_names(header.players, header.names) if header.names else []  # a record without names says seat N
     for index, event, state in replay(header, events):
         if args.json:
             print(json.dumps({"index": index, "event": event, "illegal": state["illegal"],
                               "state": state}))
         else:
-            print(f"{index:>4}  {describe_event(event):<28} {describe_state(state, header.game)}")
+            line = f"{describe_event(event):<28} {describe_state(state, header.game)}"
+            print(f"{index:>4}  {name_seats(line, names)}")
     return 0

@@ -5,6 +5,7 @@ import argparse
 import json
 from typing import Any
 
+from .errors import Exit
 from .scenario import ScenarioResult, run_file
 
 
@@ -45,4 +46,4 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             print("\n".join(report_lines(result)))
     print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return Exit.SOME_FAILED if failed else Exit.OK

@@ -125,8 +125,8 @@ def resolve(flags: Mapping[str, Any], env: Mapping[str, str] | None = None,
     except (TypeError, ValueError):
         raise UserError(f"players must be a number, got {merged['players']!r}") from None
     names = list(merged["names"] or [])
-    if len(names) > players:
-        raise UserError(f"{len(names)} names given for {players} players")
+    if names and len(names) != players:  # a missing name would silently shift every seat after it
+        raise UserError(f"{len(names)} names given for {players} players: give one name per seat, seat 0 first")
     journal = pathlib.Path(merged["journal"]) if merged["journal"] else default_journal_dir() / "current.jsonl"
     return RunSettings(game=canonical_game(merged["game"]), players=players, names=names, source=str(merged["source"]),
                        port=str(merged["port"]), journal=journal, deck=str(merged["deck"]),

@@ -49,9 +49,11 @@ class Outcome:
 
 
 def make_header(game: str, players: int, options: Mapping[str, Any] | None = None,
-                setup: Mapping[str, Any] | None = None, names: list[str] | None = None) -> dict[str, Any]:
-    # the journal's own header type writes it, names included (a resumed game keeps them)
-    return RecordHeader(game, players, dict(options or {}), dict(setup or {}), list(names or [])).to_json()
+                setup: Mapping[str, Any] | None = None, names: list[str] | None = None,
+                table: Mapping[str, str] | None = None) -> dict[str, Any]:
+    # the journal's own header type writes it, names and source/port included (a resumed game keeps them)
+    return RecordHeader(game, players, dict(options or {}), dict(setup or {}), list(names or []),
+                        dict(table or {})).to_json()
 
 
 @dataclass
@@ -63,17 +65,31 @@ class TableSession:
     illegal_id: int = 0            # id of the outstanding illegal input; 0 when none is outstanding
     _illegal_seq: int = 0
     _codes: frozenset[str] | None = None
+    _unwritten: tuple[pathlib.Path, dict[str, Any]] | None = None  # a journal created by the first record
 
     @classmethod
-    def new(cls, header: Mapping[str, Any], journal_path: pathlib.Path | None) -> "TableSession":
+    def new(cls, header: Mapping[str, Any], journal_path: pathlib.Path | None,
+            on_first_record: bool = False) -> "TableSession":
+        """A new game. `on_first_record`: the journal file is created with the first record, so
+        a start that fails (or a quit before anything happened) leaves no empty game behind."""
         referee = Referee(game=header["game"], players=header["players"], options=header.get("options") or {},
                           setup=header.get("setup") or {})
-        journal = None
+        session = cls(referee=referee)
         if journal_path is not None:
-            journal = Journal.create(journal_path, make_header(header["game"], header["players"],
-                                                               header.get("options"), header.get("setup"),
-                                                               header.get("names")))
-        return cls(referee=referee, journal=journal)
+            head = make_header(header["game"], header["players"], header.get("options"), header.get("setup"),
+                               header.get("names"), header.get("table"))
+            if on_first_record:
+                RecordHeader.from_json(head, str(journal_path))  # a header it could not write: say so now
+                session._unwritten = (journal_path, head)
+            else:
+                session.journal = Journal.create(journal_path, head)
+        return session
+
+    def journal_plan(self) -> tuple[pathlib.Path, dict[str, Any]] | None:
+        """Where the journal is, or will be once the first record comes, and its header."""
+        if self.journal is not None:
+            return self.journal.path, self.journal.header.to_json()
+        return self._unwritten
 
     @classmethod
     def resume(cls, journal_path: pathlib.Path, notice: Callable[[str], None] | None = None) -> "TableSession":
@@ -139,6 +155,8 @@ class TableSession:
             self.referee.check(_game_event(event))  # raises on a malformed event: nothing bad is journalled
         elif event["type"] == "undo" and not self.referee.events:
             return Outcome("nothing", event, note="nothing to undo")
+        if self._unwritten is not None:
+            self.journal, self._unwritten = Journal.create(*self._unwritten), None
         if self.journal is not None:
             self.journal.append(event)  # on disk (fsynced) before anything is shown
         self.records.append(event)

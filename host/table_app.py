@@ -21,7 +21,7 @@ from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
 from .table import Outcome, TableSession, make_header
-from .terminal_view import REASONS, seat_names
+from .terminal_view import REASONS, name_seats, seat_names
 
 
 View = Output  # the screen is one output of the feed like any other
@@ -65,9 +65,10 @@ class TableController:
             self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
         self.feed.subscribe(self.view)
         s = self.session
-        if s.journal is not None:  # the journal's own header: a resume, even with new names, is the same game
-            self._header = s.journal.header.to_json()
-            self.game_id = game_id(self._header, str(s.journal.path.resolve()))
+        plan = s.journal_plan()
+        if plan is not None:  # the journal's own header: a resume, even with new names, is the same game
+            self._header = dict(plan[1])
+            self.game_id = game_id(self._header, str(plan[0].resolve()))
         else:
             self._header = make_header(s.game, s.players, s.referee.options, s.referee.setup)
             self.game_id = uuid.uuid4().hex[:12]
@@ -245,16 +246,14 @@ class TableController:
             ev = dict(out.event)
             if ev.get("seat") is None and ev.get("type") == "card":
                 ev["seat"] = getattr(self, "_expected", None)
-            text = self._named(describe_event(ev))
+            text = name_seats(describe_event(ev), self.names)
             if out.verdict is not None and out.verdict.illegal is not None:
                 text += f" ILLEGAL ({out.verdict.illegal.get('reason')})"
             return text
         return out.note or out.kind
 
     def _named(self, text: str) -> str:
-        for i, name in enumerate(self.names):
-            text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
-        return text
+        return name_seats(text, self.names)
 
     def publish(self, line: str | None = None) -> None:
         """Hand the table as it is now, and the records journaled since the last time, to the feed."""

@@ -10,6 +10,7 @@ import math
 from typing import Any, Iterable, Sequence
 
 from .rules import ruleset_class
+from .rules.describe import plays
 
 REASONS = {
     "out_of_turn": "not your turn",
@@ -25,6 +26,11 @@ REASONS = {
     "wrong_seat": "that seat has nothing to do now",
     "awaiting_input": "waiting for a colour or target first",
 }
+# reasons given only to a card played onto the pile, which the table then takes back; the
+# others are said of a key or button (nothing lies on the pile), or of a card that counts
+# although illegal (a broken ONO set)
+TAKE_BACK = frozenset({"out_of_turn", "no_match", "must_draw", "cannot_stack", "stack_value_too_low",
+                       "bust_should_declare_out", "not_identical_out_of_turn"})
 
 RED, GREEN, YELLOW, BLUE, BOLD, DIM, RESET = (
     "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[34m", "\x1b[1m", "\x1b[2m", "\x1b[0m")
@@ -46,13 +52,20 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     return [given[i] if i < len(given) else f"P{i}" for i in range(players)]
 
 
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """`seat 2 plays ...` with the players' names for the seat numbers."""
+    for i, name in enumerate(names):
+        text = text.replace(f"seat {i} ", f"{name} ").replace(f"seat {i}", name)
+    return text
+
+
 def describe_pending(pending: dict[str, Any] | None, names: Sequence[str]) -> str | None:
     if not pending:
         return None
     who = names[pending["seat"]] if pending.get("seat") is not None else "?"
     kind = pending.get("kind")
     if kind == "play":
-        return f"{who} owes {pending.get('count')} plays"
+        return f"{who} owes {plays(pending.get('count'))}"
     if kind == "draw":
         return f"{who} must draw {pending.get('count')} (or stack, if allowed)"
     if kind == "roulette":
@@ -66,7 +79,8 @@ def describe_illegal(illegal: dict[str, Any] | None, names: Sequence[str]) -> st
     seat = illegal.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     reason = illegal.get("reason", "")
-    return f"ILLEGAL ({who}): {REASONS.get(reason, reason)} - take the card back"
+    hint = " - take the card back" if reason in TAKE_BACK else ""
+    return f"ILLEGAL ({who}): {REASONS.get(reason, reason)}{hint}"
 
 
 def _ring_positions(n: int, width: int, height: int) -> list[tuple[int, int]]:
@@ -129,7 +143,7 @@ def render(state: dict[str, Any], game: str, names: Sequence[str], last_events: 
     style = style or Style(False)
     title = ruleset_class(game).title
     head = f"{title} - hand {state.get('hand', 1)}"
-    if state.get("total") is not None:
+    if ruleset_class(game).family == "ninety_nine" and state.get("total") is not None:  # UNO's state has a total too, always 0
         head += f" - total {state['total']}"
     lines = [style(BOLD, head), ""]
     lines += render_table(state, names, style)

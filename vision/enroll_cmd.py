@@ -4,6 +4,8 @@ SOURCE is a folder of labelled shots (a `labels.csv` with columns file,label, or
 that start with the card code: `red-7.jpg`, `red-7_2.jpg`, `wild_draw4 (1).png`), or a
 camera (`camera:0`, or just `0`): the command then asks for each card of `--cards` in turn.
 The profile is stored in the user data directory and selected with `identify --deck NAME`.
+A shot that cannot be read, or that shows no card, gets one error line and is left out; the
+exit status is then 1 (SOME_FAILED), and 2 when no shot was usable (STYLE.md E8).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pathlib
 import re
 import sys
 
-from tableref.errors import UserError
+from tableref.errors import Exit, UserError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -149,4 +151,4 @@ def run(args: argparse.Namespace) -> int:
     profile = Profile(args.deck, np.stack(xs), labels, codes, {"shots": len(shots) - errors})
     profile.save(path)
     print(f"deck {args.deck}: {len(set(codes))} cards from {len(shots) - errors} shots -> {path}")
-    return 2 if errors else 0
+    return Exit.SOME_FAILED if errors else Exit.OK

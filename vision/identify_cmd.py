@@ -5,8 +5,9 @@ One line per image; with --json one JSON object per line:
  "likely": [[code, confidence], ...]} (the two likeliest codes, read or declined).
 With --all, every card in each image (hands spread out for scoring): one line per card found,
 in the same form; an image with no card gives no line.
-A file that cannot be read gets one error line on stderr; the others are still processed and
-the exit status is non-zero at the end.
+A file that cannot be read gets one error line on stderr; the others are still processed.
+Exit status: 0 when every image showed a card that was read, 1 (SOME_FAILED) when a file
+could not be read or an image showed no card it could read, 2 for a bad flag (STYLE.md E8).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import argparse
 import json
 import sys
 
-from tableref.errors import UserError
+from tableref.errors import Exit, UserError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableref: error: {exc}", file=sys.stderr)
             failed += 1
             continue
-        for r in (rec.identify_all(image) if args.all else [rec.identify(image)]):
+        read = rec.identify_all(image) if args.all else [rec.identify(image)]
+        if not any(r.card is not None for r in read):
+            failed += 1  # no card read: a script must not take it for a reading
+        for r in read:
             quad = None if r.quad is None else [[round(float(x), 1), round(float(y), 1)] for x, y in r.quad]
             if args.json:
                 print(json.dumps({"file": name, "card": r.card, "confidence": round(r.confidence, 3), "quad": quad,
@@ -54,4 +58,4 @@ def run(args: argparse.Namespace) -> int:
                 where = f" at {quad[0][0]:.0f},{quad[0][1]:.0f}" if args.all and quad else ""
                 print(f"{name}: {said}{where} (confidence {r.confidence:.2f})")
         sys.stdout.flush()
-    return 2 if failed else 0
+    return Exit.SOME_FAILED if failed else Exit.OK

@@ -13,7 +13,9 @@ import json
 import os
 import pathlib
 import re
+import sys
 from dataclasses import dataclass, field
+from typing import IO, Callable
 
 import numpy as np
 
@@ -94,9 +96,11 @@ def list_profiles() -> list[str]:
     return sorted(p.stem for p in d.glob("*.npz")) if d.is_dir() else []
 
 
-def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
+def build_builtin(seed: int = 1234, per_code: int = 4,
+                  progress: Callable[[float], None] | None = None) -> Profile:
     """Render every code in every style onto random tables, warp it back the way the finder
-    would (with corner errors), and keep the features. Also card backs and bare table."""
+    would (with corner errors), and keep the features. Also card backs and bare table.
+    `progress(share done)` is called after each of the samples."""
     from .cardface import UNO_STYLES, is_ninety_nine, render_back, render_card  # noqa: F401
     from .classify_training import (camera_effects, card_quad, foreign_card, jitter_quad, misplace_quad, paste,
                                     random_table, training_codes)
@@ -105,6 +109,10 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
     xs: list[np.ndarray] = []
     labels: list[str] = []
     codes: list[str] = []
+    # the samples made below, counted the same way, so progress is a share of the work
+    per_code_samples = {code: (per_code * 3 if is_ninety_nine(code) or code.startswith("wild") else per_code)
+                        * (1 if is_ninety_nine(code) else len(UNO_STYLES)) for code in training_codes()}
+    total = sum(per_code_samples.values()) + per_code * (6 * 2 + 20 + 10 + 6 + 40)
 
     def add(face: np.ndarray | None, label: str, code: str, misplaced: bool = False) -> None:
         w, h = int(rng.integers(200, 360)), int(rng.integers(160, 280))
@@ -118,6 +126,8 @@ def build_builtin(seed: int = 1234, per_code: int = 4) -> Profile:
         xs.append(features(warp_card(img, look)))
         labels.append(label)
         codes.append(code)
+        if progress is not None:
+            progress(len(xs) / total)
 
     for code in training_codes():
         styles = ("ono99",) if is_ninety_nine(code) else UNO_STYLES
@@ -160,7 +170,8 @@ def builtin_profile() -> Profile:
             return _BUILTIN
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is rebuilt below
-    _BUILTIN = build_builtin()
+    # progress for a person at a terminal; a log or a pipe (scripts, tests counting error lines) gets none
+    _BUILTIN = build_builtin(progress=BuildProgress(sys.stderr) if _is_tty(sys.stderr) else None)
     try:
         _BUILTIN.save(path)
         for old in path.parent.glob("builtin-*.npz"):
@@ -169,6 +180,44 @@ def builtin_profile() -> Profile:
     except OSError:
         pass  # read-only home: keep it in memory only
     return _BUILTIN
+
+
+def _is_tty(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class BuildProgress:
+    """Says how far the first-use build of the built-in profile is (it takes ~20 s), so no
+    stretch of it passes without a word: one line redrawn in place for every 1% on a terminal,
+    else a line for every 5%."""
+
+    def __init__(self, stream: IO[str], step: int = 5) -> None:
+        self.stream = stream
+        self.tty = _is_tty(stream)
+        self.step = 1 if self.tty else step  # in percent
+        self.said: int | None = None
+
+    def __call__(self, done: float) -> None:
+        percent = min(100, int(done * 100 + 1e-6))
+        if self.said is None:
+            self._say("building the card reader's built-in profile (first use only, about 20 s)", True)
+            self.said = 0
+        if percent >= self.said + self.step or (percent == 100 and self.said < 100):
+            self.said = percent
+            self._say(f"building the card reader's profile: {percent}%", percent == 100)
+
+    def _say(self, text: str, last: bool) -> None:
+        try:
+            if self.tty:
+                self.stream.write("\r" + text + ("\n" if last else ""))
+            else:
+                self.stream.write(text + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed stderr never stops the build
 
 
 def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator,
@@ -186,13 +235,18 @@ def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator,
 
     # the outline the built-in recogniser likes best (a card, not a piece of one), else the
     # finder's best outline
-    found = Recogniser("auto").identify(image_bgr)
+    reader = Recogniser("auto")
+    found = reader.identify(image_bgr)
     quad = found.quad
     if quad is None:
         cands = find_cards(image_bgr)
         if not cands:
             raise LookupError("no card found in the shot")
         quad = cands[0].quad
+    if found.card is None and reader.sees_no_card(warp_card(image_bgr, quad, (CANON_W, CANON_H))):
+        # the outline found is table (or a card back): learning it would teach the deck the table
+        raise LookupError("no card in the shot (only table, or a card back); shot skipped: "
+                          "lay the card face up in the middle and shoot it again")
     out = []
     for k in range(copies):
         q = quad if k == 0 else jitter_quad(quad, rng, 0.015)

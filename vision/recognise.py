@@ -192,6 +192,11 @@ class Recogniser:
             return reading
         return CardReading(None, classic.confidence, classic.likely or reading.likely)
 
+    def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
+        """Whether an already rectified outline reads best as no card at all (bare table, a
+        hand) or a card back: `enroll` refuses such a shot rather than learn the table."""
+        return _says_no_card(self._classify(warped_bgr)[2])
+
     def identify(self, image_bgr: np.ndarray) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
         classification confidence is highest, unless it is a panel of a bigger, clear card

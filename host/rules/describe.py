@@ -31,6 +31,10 @@ def describe_event(ev: Mapping[str, Any]) -> str:
     return f"{who}{etype}"
 
 
+def plays(count: Any) -> str:
+    return f"{count} play" if count == 1 else f"{count} plays"
+
+
 def describe_state(state: Mapping[str, Any], game: str) -> str:
     """One short line: total / turn / direction / obligations / verdict / result."""
     parts: list[str] = []
@@ -46,7 +50,7 @@ def describe_state(state: Mapping[str, Any], game: str) -> str:
     pend = state.get("pending")
     if pend:
         if pend["kind"] == "play":
-            parts.append(f"seat {pend['seat']} owes {pend['count']} plays")
+            parts.append(f"seat {pend['seat']} owes {plays(pend['count'])}")
         elif pend["kind"] == "draw":
             parts.append(f"seat {pend['seat']} draws {pend['count']}")
         else:

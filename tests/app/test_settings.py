@@ -26,9 +26,9 @@ def test_each_layer_wins_over_the_ones_below(tmp_path: pathlib.Path) -> None:
 
 
 def test_defaults_and_env_names(tmp_path: pathlib.Path) -> None:
-    s = resolve({"game": "ono99_2022", "players": 3}, env={"TABLEREF_NAMES": "Ana, Bo"},
+    s = resolve({"game": "ono99_2022", "players": 3}, env={"TABLEREF_NAMES": "Ana, Bo, Cy"},
                 config_path=write(tmp_path / "empty.toml", ""))
-    assert s.names == ["Ana", "Bo"] and s.source == "0" and s.port == "auto" and s.journal.name == "current.jsonl"
+    assert s.names == ["Ana", "Bo", "Cy"] and s.source == "0" and s.port == "auto" and s.journal.name == "current.jsonl"
 
 
 def test_the_config_file_can_come_from_the_environment(tmp_path: pathlib.Path) -> None:
@@ -48,6 +48,7 @@ def test_parse_option_reads_toml_values(text: str, key: str, value: object) -> N
     ({"game": "uno"}, "", "no number of players"),
     ({"game": "uno", "players": "many"}, "", "players must be a number"),
     ({"game": "uno", "players": 2, "names": ["a", "b", "c"]}, "", "3 names given for 2 players"),
+    ({"game": "uno", "players": 3, "names": ["a", "b"]}, "", "2 names given for 3 players"),
     ({"game": "uno", "players": 2}, "colour = 1\n", "unknown setting(s): colour"),
     ({"game": "uno", "players": 2}, "game = [\n", "cannot read config"),
 ])

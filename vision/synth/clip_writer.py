@@ -20,10 +20,19 @@ CODECS = {".mp4": "mp4v", ".avi": "MJPG"}
 
 def write_clip(params: SceneParams, video_path: pathlib.Path) -> dict:
     """Render the scene into `video_path` and write `<stem>.json` next to it; returns the ground truth."""
+    scene = SynthScene(params)
+    write_video(scene, video_path)
+    truth = scene.ground_truth()
+    truth["video"] = video_path.name
+    video_path.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+    return truth
+
+
+def write_video(scene: SynthScene, video_path: pathlib.Path) -> None:
+    """Render every frame of `scene` into `video_path` (its suffix picks the codec)."""
     ext = video_path.suffix.lower()
     if ext not in CODECS:
         raise UserError(f"cannot write {video_path}: use .mp4 (mp4v) or .avi (MJPG)")
-    scene = SynthScene(params)
     writer = cv2.VideoWriter(str(video_path), cv2.VideoWriter_fourcc(*CODECS[ext]), scene.fps, scene.size)
     if not writer.isOpened():
         raise UserError(f"cannot open {video_path} for writing with codec {CODECS[ext]}")
@@ -32,7 +41,3 @@ def write_clip(params: SceneParams, video_path: pathlib.Path) -> dict:
             writer.write(scene.frame(i))
     finally:
         writer.release()
-    truth = scene.ground_truth()
-    truth["video"] = video_path.name
-    video_path.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
-    return truth
