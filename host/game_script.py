@@ -190,7 +190,7 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     import numpy as np
 
     from .vision.synth.scene import SceneParams, SynthScene
-    from .vision.synth.script import Script, ScriptBuilder
+    from .vision.synth.script import Script, ScriptBuilder, truth_events
 
     scene = SynthScene(SceneParams(seed=seed, deck=SYNTH_DECK[tg.header["game"]], size=size, fps=fps, cards=1))
     rng = np.random.default_rng(seed + 7919)
@@ -210,7 +210,7 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     n_frames = f + b.frames(0.8, 1.2)
     script = Script(fps, scene.size, scene.unit, b.centre, [], b.actions, [], [], n_frames, b.players,
                     (0.02, 8.0, 0.0), 0.5, 0.1)
-    script.events = [{"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
-                      "t": round(a.settled / fps, 4), "seat": a.seat} for a in b.actions if a.kind != "pass"]
+    script.events = truth_events(b.actions, fps)
+    script.seat_bearings = b.seats.bearings()
     scene.use_script(script)
     return scene
