@@ -8,7 +8,9 @@ firmware on the MicroPython unix port behind a pty when `micropython` is install
 in-process `sim://` board. A scripted person at the table presses the board's buttons for
 what the camera cannot see (out, draw, pass, colour), types what has no button (UNO call,
 catch, scores), and, like a person would, answers when the referee asks for an unreadable
-card and corrects a misread one (undo, then type it).
+card and corrects a misread one (undo, then type it). In the Ena game, every hand comes
+from its player's side of the table and the camera alone credits each overtake (a card
+played out of turn) to the seat it came from (tableref.seats).
 """
 from __future__ import annotations
 
@@ -20,15 +22,16 @@ import time
 from typing import Any
 
 from .errors import UserError
-from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
+from .game_script import (CAMERA_SEAT_GAMES, DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene,
+                          seats_learned_first)
 
-GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno"}
+GAMES = {"ono99": "ono99_2022", "ono99_2022": "ono99_2022", "uno": "uno", "ena": "ena"}
 PRESS_TIMEOUT_S = 15.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ono99_2022", choices=sorted(GAMES),
-                        help="ono99_2022 (default) or uno")
+                        help="ono99_2022 (default), uno, or ena (overtakes credited by the camera)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the search for a game to show (default 0)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="video pace: 1 = real time, 0 = as fast as it renders (default)")
@@ -95,7 +98,8 @@ class Person:
         for ev in want[len(actual):]:
             self.corrections += 1
             if ev["type"] in ("card", "flip"):
-                self.type(f"x {ev['card']}")
+                seat = ev.get("seat")  # a card out of turn the camera did not credit: say whose
+                self.type(f"{seat} x {ev['card']}" if seat is not None else f"x {ev['card']}")
             else:
                 from .game_script import _typed
                 self.type(_typed(ev))
@@ -148,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
     setup = DEMO_SETUP[game]
     started = time.monotonic()
+    seats = game in CAMERA_SEAT_GAMES
     seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,
-                         misplay_rate=setup["misplay_rate"])
+                         misplay_rate=setup["misplay_rate"], camera_seats=seats,
+                         accept=seats_learned_first if seats else None)
     scene = game_scene(tg, seed)
     notices: list[str] = []
     link, firmware, board_desc = _open_board(args.board, notices.append)
@@ -232,7 +238,7 @@ def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, sp
         for ev in watcher.feed(f, f / scene.fps, scene.frame(f)):
             if ev.event == "landed":
                 landed += 1
-                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence)
+                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence)
             else:
                 ctrl.removed(ev.t, ev.frame)
             if seen < len(cam_index):

@@ -29,7 +29,10 @@ TOLERANCE = 30.0      # the farthest (degrees) a bearing may lie from the seat i
 TOLERANCE_SHARE = 0.45  # ... and at most this share of the gap from that seat to its nearest neighbour
 MARGIN = 8.0          # the named seat must be this much nearer than the next one
 CLOSE = 16.0          # two seats learned this close together cannot be told apart
-MEMORY = 12.0         # a seat's bearing follows its last dozen reaches or so (people shift in their chairs)
+MEMORY = 12           # a seat's bearing follows its last dozen reaches (people shift in their chairs)
+AGREE = 20.0          # reaches this close agree; the seat's bearing is the mean of the largest such group
+KNOWN = 1.5           # the agreeing weight a seat needs before it is named: two plays, or one calibration reach
+CALIBRATION_WEIGHT = 2.0  # a deliberate reach in the calibration counts as two plays
 MOVED = 2.0           # the map is worth journaling again when a seat's bearing moved this far
 
 
@@ -52,13 +55,27 @@ class SeatCall:
 
 @dataclass
 class _Seat:
-    x: float = 0.0  # weighted sum of the unit vectors of its reaches
-    y: float = 0.0
-    weight: float = 0.0
+    """The last reaches that surely came from one seat: (bearing, weight) each."""
+    reaches: list[tuple[float, float]] = field(default_factory=list)
+
+    def _cluster(self) -> list[tuple[float, float]]:
+        """The reaches that agree with the best-supported one: a stray reach (the turn order
+        was wrong about it) does not pull the seat's bearing away."""
+        def support(b: float) -> float:
+            return sum(w for c, w in self.reaches if angle_gap(b, c) <= AGREE)
+        best = max((b for b, _ in self.reaches), key=support)
+        return [(b, w) for b, w in self.reaches if angle_gap(b, best) <= AGREE]
 
     @property
     def bearing(self) -> float:
-        return math.degrees(math.atan2(self.y, self.x)) % 360.0
+        near = self._cluster()
+        x = sum(w * math.cos(math.radians(b)) for b, w in near)
+        y = sum(w * math.sin(math.radians(b)) for b, w in near)
+        return math.degrees(math.atan2(y, x)) % 360.0
+
+    @property
+    def support(self) -> float:
+        return sum(w for _, w in self._cluster())
 
 
 @dataclass
@@ -73,10 +90,11 @@ class SeatMap:
 
     # -- what it knows ---------------------------------------------------------------------
     def bearings(self) -> list[float | None]:
-        return [None if s is None else s.bearing for s in self.seats]
+        """Each seat's bearing once it is known (enough reaches agree on it), else None."""
+        return [s.bearing if s is not None and s.support >= KNOWN else None for s in self.seats]
 
     def known(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is not None]
+        return [i for i, b in enumerate(self.bearings()) if b is not None]
 
     def name(self, bearing: float | None, confidence: float, expected: int | None = None) -> SeatCall:
         """The seat `bearing` names, or None and why not. `expected` is the seat on turn: a
@@ -112,10 +130,10 @@ class SeatMap:
         return min(gaps, default=360.0)
 
     # -- learning --------------------------------------------------------------------------
-    def learn(self, seat: int, bearing: float | None, confidence: float) -> bool:
+    def learn(self, seat: int, bearing: float | None, confidence: float, weight: float | None = None) -> bool:
         """Add a reach surely from `seat`; True when the map changed enough to journal it.
 
-        A reach that lies near another seat's learned bearing rather than this seat's teaches
+        A reach that lies near another seat's known bearing rather than this seat's teaches
         nothing: the turn order was wrong about it (a play out of turn)."""
         if bearing is None or confidence < LEARN or not 0 <= seat < self.players:
             return False
@@ -126,14 +144,10 @@ class SeatMap:
         if near_other < (angle_gap(bearing, own) if own is not None else CLOSE):
             return False
         s = self.seats[seat] or _Seat()
-        keep = (MEMORY - 1.0) / s.weight if s.weight >= MEMORY else 1.0
-        s.x, s.y, s.weight = s.x * keep, s.y * keep, s.weight * keep
-        rad = math.radians(bearing)
-        s.x += confidence * math.cos(rad)
-        s.y += confidence * math.sin(rad)
-        s.weight += confidence
+        s.reaches = (s.reaches + [(round(bearing % 360.0, 1), round(confidence if weight is None else weight, 3))])[-MEMORY:]
         self.seats[seat] = s
-        return own is None or angle_gap(own, s.bearing) >= MOVED
+        now = self.bearings()[seat]
+        return now is not None and (own is None or angle_gap(own, now) >= MOVED)
 
     # -- calibration: each player in seat order reaches over the pile once -------------------
     def start_calibration(self) -> None:
@@ -147,24 +161,27 @@ class SeatMap:
             return False
         if any(angle_gap(bearing, b) < CLOSE for b in self.bearings() if b is not None):
             return False  # the same seat again, or one too close to tell: ask again
-        self.learn(seat, bearing, confidence)
+        self.learn(seat, bearing, confidence, CALIBRATION_WEIGHT)
         self.calibrating = seat + 1 if seat + 1 < self.players else None
         return True
 
     # -- the journal's table record ----------------------------------------------------------
     def as_record(self) -> dict[str, Any]:
-        return {"type": "seat_map", "seats": [None if s is None else
-                                              {"bearing": round(s.bearing, 1), "weight": round(s.weight, 3)}
-                                              for s in self.seats]}
+        bearings = self.bearings()
+        return {"type": "seat_map", "seats": [
+            None if s is None else {"bearing": None if b is None else round(b, 1), "reaches": [list(r) for r in s.reaches]}
+            for s, b in zip(self.seats, bearings)]}
 
     @classmethod
     def from_record(cls, players: int, record: dict[str, Any]) -> "SeatMap":
+        """The map a journaled record holds; a seat given only by its bearing counts as known."""
         seats: list[_Seat | None] = []
         for item in (record.get("seats") or [])[:players]:
-            if isinstance(item, dict) and isinstance(item.get("bearing"), (int, float)):
-                w = float(item.get("weight") or 1.0)
-                rad = math.radians(float(item["bearing"]))
-                seats.append(_Seat(w * math.cos(rad), w * math.sin(rad), w))
+            reaches = item.get("reaches") if isinstance(item, dict) else None
+            if isinstance(reaches, list) and reaches:
+                seats.append(_Seat([(float(b), float(w)) for b, w in reaches]))
+            elif isinstance(item, dict) and isinstance(item.get("bearing"), (int, float)):
+                seats.append(_Seat([(float(item["bearing"]), KNOWN)]))
             else:
                 seats.append(None)
         return cls(players, seats + [None] * (players - len(seats)))
