@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ask for any card read with a confidence below C (0..1; default 0: trust the recogniser)")
     parser.add_argument("--confirm", action="store_true",
                         help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
+    parser.add_argument("--seats-calibrate", action="store_true",
+                        help="before the game, each player in seat order lays a card on the pile, so the camera "
+                             "learns where each seat sits (otherwise it learns from the first plays)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
 
@@ -156,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
         watcher = PileWatcher(_recogniser(deck), region=region)
         keys = KeyReader()
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
+        if args.seats_calibrate and header is None:
+            ctrl.calibrate_seats()
         view.prompt = lambda: f"> {keys.buffer}" if keys is not None else ""
         view.board_text = None
         preview = None
