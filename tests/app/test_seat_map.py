@@ -143,3 +143,17 @@ def test_the_map_is_journaled_and_a_resumed_game_keeps_it(tmp_path: pathlib.Path
     resumed = TableController(TableSession.resume(tmp_path / "j.jsonl"), Screen())
     assert resumed.seat_map is not None and resumed.seat_map.bearings() == pytest.approx(bearings, abs=0.1)
     assert resumed.session.state == ctrl.session.state
+
+
+def test_calibration_reaches_teach_the_map_and_are_not_played(tmp_path: pathlib.Path) -> None:
+    ctrl = controller(tmp_path, "uno", 4, {"jump_in": True})
+    ctrl.calibrate_seats()
+    for seat, b in enumerate(BEARINGS):
+        assert ctrl.landed("red-5", seat, seat * 25, 0.95, b + 1.0, 0.9) is None
+        ctrl.removed(seat + 0.5, seat * 25 + 10)  # the calibration card taken off again
+    assert ctrl.seat_map is not None and ctrl.seat_map.calibrating is None and ctrl.seat_map.known() == [0, 1, 2, 3]
+    assert ctrl.session.referee.events == []  # nothing played
+    assert any("all seats learned" in n for n in ctrl.view.notices)  # type: ignore[attr-defined]
+    ctrl.landed("red-5", 9.0, 300, 0.95, None, 0.0)  # the flip, then seat 2 jumps in straight away
+    out = ctrl.landed("red-5", 10.0, 350, 0.95, BEARINGS[2], 0.9)
+    assert out is not None and out.event is not None and out.event["seat"] == 2
