@@ -23,8 +23,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-SURE = 0.5            # the least bearing confidence that names a seat ...
-LEARN = 0.5           # ... or teaches the map
+SURE = 0.7            # the least bearing confidence that names a seat ...
+LEARN = 0.7           # ... or teaches the map
 TOLERANCE = 30.0      # the farthest (degrees) a bearing may lie from the seat it names ...
 TOLERANCE_SHARE = 0.45  # ... and at most this share of the gap from that seat to its nearest neighbour
 MARGIN = 8.0          # the named seat must be this much nearer than the next one

@@ -32,11 +32,13 @@ from .motion import MotionConfig, brightness_change, chroma_change
 @dataclass(frozen=True)
 class BearingConfig:
     keep_frames: int = 150  # frames of motion kept (6 s at 25 fps): a landing put off waits up to 3 s
-    run_gap: int = 4  # frames without touching that still belong to one run of the hand
+    run_gap: int = 4  # frames in which something moved without touching the card that still belong to one run
+    still_gap: int = 8  # ... and frames between two that touched it
     touch_reach: float = 0.35  # the card's zone: its outline widened by this many card short sides
     skip_reach: float = 1.0  # pixels nearer the card's centre than this many short sides say nothing
     enough: float = 0.15  # hand seen per frame beyond the card (card short sides squared) for full confidence
     flood: float = 0.4  # a frame where more than this share moved is the light changing: ignored
+    least_share: float = 0.0005  # fewer moving pixels than this share of the frame: nothing moved
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class BearingTrail:
         self.size = (max(8, sw // 2), max(8, sh // 2))
         self.scale = self.size[0] / sw  # trail pixels per working pixel
         self._prev: np.ndarray | None = None
+        self._least = max(4, int(config.least_share * self.size[0] * self.size[1]))
         self._moved: deque[_Moved] = deque(maxlen=config.keep_frames)
 
     def feed(self, frame_index: int, small: np.ndarray) -> None:
@@ -75,8 +78,8 @@ class BearingTrail:
                               chroma_change(half, prev, mc.chroma_threshold))
         mask = _open(mask)
         n = cv2.countNonZero(mask)
-        if n == 0:
-            return
+        if n < self._least:
+            return  # nothing moved (a few pixels of noise): a hand held still does not show
         if n > self.config.flood * mask.size:
             return  # the light changed: it says nothing about hands
         self._moved.append(_Moved(frame_index, mask))
@@ -93,29 +96,42 @@ class BearingTrail:
         cv2.fillPoly(zone, [np.round(q).astype(np.int32)], 255)
         r = max(1, int(round(cfg.touch_reach * short)))
         zone = cv2.dilate(zone, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
-        frames = [m for m in self._moved if since < m.frame <= frame_index]
-        touching: list[tuple[int, np.ndarray]] = []
-        for m in frames:
+        # each frame in which something moved: the moving pieces that touched the card, or None
+        touched: list[tuple[int, np.ndarray | None]] = []
+        for m in self._moved:
+            if not since < m.frame <= frame_index:
+                continue
             joined = cv2.dilate(m.mask, np.ones((3, 3), np.uint8))
             count, labels = cv2.connectedComponents(joined, connectivity=8)
             hit = np.unique(labels[zone & (joined > 0)])
             hit = hit[hit > 0]
-            if hit.size:
-                touching.append((m.frame, np.isin(labels, hit) & (m.mask > 0)))
-        if not touching:
-            return None
-        run = [touching[-1]]
-        for item in reversed(touching[:-1]):
-            if run[-1][0] - item[0] > cfg.run_gap:
+            touched.append((m.frame, np.isin(labels, hit) & (m.mask > 0) if hit.size else None))
+        # the last run of them: a few frames in which something moved elsewhere, or a short
+        # while in which nothing moved at all (a hand held still over the pile), do not break it
+        run: list[np.ndarray] = []
+        apart, last = 0, 0
+        for frame, pieces in reversed(touched):
+            if run and last - frame > cfg.still_gap:
                 break
-            run.append(item)
+            if pieces is not None:
+                run.append(pieces)
+                apart, last = 0, frame
+            elif run:
+                apart += 1
+                if apart > cfg.run_gap:
+                    break
+        if not run:
+            return None
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         dx, dy = xx - cx, yy - cy
         dist = np.hypot(dx, dy)
         far = dist > cfg.skip_reach * short
         wsum = np.zeros((h, w), np.float64)  # how often each pixel was hand, beyond the card
-        for _, pieces in run:
-            wsum += pieces & far
+        showing = 0  # frames in which some of it showed there
+        for pieces in run:
+            beyond = pieces & far
+            wsum += beyond
+            showing += bool(beyond.any())
         mass = float(wsum.sum())
         if mass <= 0:
             return None
@@ -123,7 +139,7 @@ class BearingTrail:
             ux, uy = np.where(far, dx / dist, 0.0), np.where(far, dy / dist, 0.0)
         sx, sy = float((wsum * ux).sum()), float((wsum * uy).sum())
         agree = math.hypot(sx, sy) / mass
-        seen = min(1.0, mass / len(run) / (cfg.enough * short * short))
+        seen = min(1.0, mass / showing / (cfg.enough * short * short))
         return Bearing(math.degrees(math.atan2(-sy, sx)) % 360.0, agree * seen)
 
 

@@ -66,7 +66,8 @@ def test_an_arm_along_the_pile_edge_is_unsure() -> None:
 
 
 def test_motion_before_the_last_event_or_away_from_the_card_is_not_the_hand() -> None:
-    frames = reach_frames([90.0], [(40, 60, 200)]) + reach_frames([300.0], [(40, 60, 200)])
+    first = reach_frames([90.0], [(40, 60, 200)])
+    frames = first + [first[-1]] * 12 + reach_frames([300.0], [(40, 60, 200)])  # a pause between two hands
     trail = trail_of(frames)
     assert angle_gap(trail.bearing(len(frames) - 1, CARD).degrees, 300.0) < 5  # type: ignore[union-attr]
     assert angle_gap(trail.bearing(13, CARD).degrees, 90.0) < 5  # type: ignore[union-attr]
