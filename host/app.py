@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ask for any card read with a confidence below C (0..1; default 0: trust the recogniser)")
     parser.add_argument("--confirm", action="store_true",
                         help="review a recording: after each card the camera reads, wait for Enter (or a correction)")
+    parser.add_argument("--seats-calibrate", action="store_true",
+                        help="before the game, each player in seat order lays a card on the pile, so the camera "
+                             "learns where each seat sits (otherwise it learns from the first plays)")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="pace a video file: 1 = as recorded (default 0: as fast as it decodes)")
     outputs.add_arguments(parser)
@@ -210,6 +213,8 @@ def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, 
         ctrl = TableController(session, view, link, settings.names, min_confidence=args.min_confidence)
         outs = outputs.open_outputs(args, ctrl, view.notice, control=True)
         view.board_text = lambda: sim_board_text(link)  # a real board shows itself; sim:// is shown here
+        if args.seats_calibrate and header is None:
+            ctrl.calibrate_seats()
         preview = None
         if args.preview:
             from .preview import open_preview

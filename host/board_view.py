@@ -36,13 +36,14 @@ def _mode(state: Mapping[str, Any], asking: bool) -> str:
 
 
 def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: int = 0,
-                   asking: bool = False) -> Snapshot:
+                   asking: bool = False, credit: int | None = None) -> Snapshot:
     """The Snapshot for `state` of `game` with `players` seats.
 
     err_id: the caller's id for the illegal play that state["illegal"] reports (any int > 0
     that differs from the previous illegal play's, e.g. a count of every event pushed so
     far); ignored when state["illegal"] is None, so the board's ErrC clears on the next event.
     asking: the table is asked to name a card the camera could not read (the board shows CArd).
+    credit: the seat the camera credited with a card played out of turn (the ring flashes it).
     Raises ValueError for an unknown game or a state the wire cannot carry.
     """
     if ruleset_class(game).family == "ninety_nine":  # ConfigError (a ValueError) if unknown
@@ -68,6 +69,7 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
         err=err_id if illegal is not None else 0,
         winner=state.get("winner"),
         mode=_mode(state, asking),
+        credit=credit,
     )
     _check(snap)
     return snap
@@ -76,5 +78,5 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
 def _check(snap: Snapshot) -> None:
     """Validate everything but the stamp (epoch/seq are the link's)."""
     probe = Snapshot(UNSTAMPED_EPOCH, 1, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
-                     snap.pend, snap.colour, snap.err, snap.winner, snap.mode)
+                     snap.pend, snap.colour, snap.err, snap.winner, snap.mode, snap.credit)
     probe.validate()

@@ -8,7 +8,9 @@ firmware on the MicroPython unix port behind a pty when `micropython` is install
 in-process `sim://` board. A scripted person at the table presses the board's buttons for
 what the camera cannot see (out, draw, pass, colour), types what has no button (UNO call,
 catch, scores), and, like a person would, answers when the referee asks for an unreadable
-card and corrects a misread one (undo, then type it).
+card and corrects a misread one (undo, then type it). In the Ena game, every hand comes
+from its player's side of the table and the camera alone credits each overtake (a card
+played out of turn) to the seat it came from (tableref.seats).
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from typing import Any, Callable
 
 from . import outputs
 from .errors import UserError
-from .game_script import DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene
+from .game_script import (CAMERA_SEAT_GAMES, DEMO_SETUP, REQUIRED, Step, TableGame, find_game, game_scene,
+                          seats_learned_first)
 from .rules import canonical_game, ruleset_class
 
 PRESS_TIMEOUT_S = 15.0
@@ -110,7 +113,8 @@ class Person:
         for ev in want[len(actual):]:
             self.corrections += 1
             if ev["type"] in ("card", "flip"):
-                self.type(f"x {ev['card']}")
+                seat = ev.get("seat")  # a card out of turn the camera did not credit: say whose
+                self.type(f"{seat} x {ev['card']}" if seat is not None else f"x {ev['card']}")
             else:
                 from .game_script import _typed
                 self.type(_typed(ev))
@@ -164,8 +168,10 @@ def run(args: argparse.Namespace) -> int:
     game = demo_game(args.game)
     setup = DEMO_SETUP[game]
     started = time.monotonic()
+    seats = game in CAMERA_SEAT_GAMES
     seed, tg = find_game(game, setup["players"], setup["options"], REQUIRED[game], start_seed=args.seed,
-                         misplay_rate=setup["misplay_rate"])
+                         misplay_rate=setup["misplay_rate"], camera_seats=seats,
+                         accept=seats_learned_first if seats else None)
     scene = game_scene(tg, seed)
     notices: list[str] = []
     link, firmware, board_desc = _open_board(args.board, notices.append)
@@ -266,7 +272,7 @@ def _play(tg: TableGame, scene: Any, ctrl: Any, watcher: Any, person: Person, sp
         for ev in watcher.feed(frame.index, frame.t, frame.image):
             if ev.event == "landed":
                 landed += 1
-                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.likely)
+                ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence, ev.likely)
             else:
                 ctrl.removed(ev.t, ev.frame)
             if seen < len(cam_index):

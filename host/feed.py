@@ -32,6 +32,7 @@ class TableUpdate:
     game_id: str                    # stable for one journal (a resumed game keeps it)
     state: dict[str, Any]
     asking: bool                    # the referee waits for the table to name an unreadable card
+    credit: int | None              # the seat the camera credited with the last out-of-turn card
     illegal_id: int                 # id of the outstanding illegal input (0: none)
     line: str | None                # what just happened, in words (None: a redraw only)
     waiting: tuple[str, ...]        # what the referee waits for from a person, each with its key
@@ -88,7 +89,7 @@ class BoardOutput:
         self.link = link
 
     def update(self, u: TableUpdate) -> None:
-        self.link.show(board_snapshot(u.state, u.game, u.players, u.illegal_id, asking=u.asking))
+        self.link.show(board_snapshot(u.state, u.game, u.players, u.illegal_id, asking=u.asking, credit=u.credit))
 
     def notice(self, text: str) -> None:
         pass

@@ -5,7 +5,9 @@ what is typed — derived from a seeded full-information simulation (tableref.si
 two referees in lockstep, that the table's inputs give exactly the simulator's game: a card
 the camera sees carries no seat (the referee attributes it), so a game whose cards the
 referee would attribute differently (an out-of-turn misplay, a jump-in) cannot be shown from
-the camera alone and is refused. `find_game` searches seeds in order for the first game that
+the camera alone and is refused, unless the camera names seats (`camera_seats`): then such
+a card carries the seat the camera saw it come from (tableref.seats). Each landing's hand
+comes from the seat that played it. `find_game` searches seeds in order for the first game that
 can be shown and has every feature asked for. `game_scene` renders the pile video of it with
 the synthetic scene generator (tableref.vision.synth), card by card as scripted.
 """
@@ -31,6 +33,7 @@ class Step:
     colour: str | None = None     # press COLOUR
     line: str | None = None       # type
     event: dict[str, Any] | None = None  # the referee event this step gives (None for remove)
+    seat: int | None = None       # land / remove: whose hand it is (None: the dealer's flip, any seat)
 
 
 @dataclass
@@ -81,7 +84,7 @@ def _typed(ev: dict[str, Any]) -> str:
     raise NotShowable(f"no key for {t}")
 
 
-def table_steps(game: SimGame) -> TableGame:
+def table_steps(game: SimGame, camera_seats: bool = False) -> TableGame:
     h = game.header
     sim_ref = Referee(h["game"], h["players"], h.get("options") or {})
     tab_ref = Referee(h["game"], h["players"], h.get("options") or {})
@@ -96,7 +99,15 @@ def table_steps(game: SimGame) -> TableGame:
             continue
         sim_v = sim_ref.push(ev)
         if t in ("card", "flip"):
-            candidates = [Step("land", card=ev["card"], event=landed_event(state, ev["card"]))]
+            # whose hand lays it: a card without a seat is the seat on turn's, a flip the dealer's
+            seat = ev.get("seat")
+            if seat is None:
+                seat = state.get("current_seat") if t == "card" else state.get("dealer")
+            candidates = [Step("land", card=ev["card"], event=landed_event(state, ev["card"]), seat=seat)]
+            if camera_seats and t == "card" and ev.get("seat") is not None and seat != state.get("current_seat"):
+                # the camera saw the card come from its seat: the referee judges it as that seat's
+                candidates.append(Step("land", card=ev["card"], event={"type": "card", "seat": seat,
+                                                                      "card": ev["card"]}, seat=seat))
         else:
             candidates = []
             button = {"draw": "DRAW", give_up: "PASS", "color": "COLOUR"}.get(t)
@@ -116,7 +127,7 @@ def table_steps(game: SimGame) -> TableGame:
             raise NotShowable(f"event {len(steps)}: {ev} from the table gives another game")
         steps.append(step)
         if t == "card" and sim_v.illegal is not None and sim_v.illegal["reason"] not in NOT_PLAYED_KEPT:
-            steps.append(Step("remove"))
+            steps.append(Step("remove", seat=step.seat))
             features.add("illegal_taken_back")
         features |= _features(h["game"], ev, sim_v.illegal, state, tab_ref.state, step)
     if not game.finished:
@@ -149,30 +160,50 @@ def _features(game: str, ev: dict[str, Any], illegal: Any, before: dict[str, Any
         out.add("draw")
     if ev["type"] == "color" and step.kind == "press":
         out.add("colour_choice")
+    if step.kind == "land" and (step.event or {}).get("seat") is not None:
+        out.add("camera_seat_legal" if ok else "camera_seat_flagged")  # out of turn: credited, or flagged
     return out
 
 
 REQUIRED = {
     "ono99_2022": {"illegal_taken_back", "play2", "reverse", "minus10_low", "elimination", "winner"},
     "uno": {"draw", "colour_choice", "draw2", "skip", "wild", "winner"},
+    # overtakes credited by the camera alone
+    "ena": {"camera_seat_legal", "draw", "colour_choice", "winner"},
 }
 DEMO_SETUP: dict[str, dict[str, Any]] = {
     # a short UNO game: the first hand won decides it (the official 500 points take an evening)
     "ono99_2022": {"players": 4, "options": {}, "misplay_rate": 0.08},
     "uno": {"players": 4, "options": {"target_score": 1}, "misplay_rate": 0.03},
+    "ena": {"players": 4, "options": {"target_score": 1}, "misplay_rate": 0.1},
 }
+CAMERA_SEAT_GAMES = ("ena",)  # demo games whose out-of-turn cards the camera credits (find_game camera_seats)
+LEARN_PLAYS = 3  # in-turn cards each seat plays before the camera must credit one out of turn
+
+
+def seats_learned_first(tg: TableGame, plays: int = LEARN_PLAYS) -> bool:
+    """Whether every seat has laid `plays` cards in turn (which teach the camera's seat map)
+    before the first card the camera must credit to a seat out of turn."""
+    count = [0] * tg.header["players"]
+    for step in tg.steps:
+        if step.kind != "land" or step.seat is None or (step.event or {}).get("type") != "card":
+            continue
+        if (step.event or {}).get("seat") is not None:
+            return min(count) >= plays
+        count[step.seat] += 1
+    return True
 
 
 def find_game(game: str, players: int, options: dict[str, Any], required: set[str], start_seed: int = 0,
               max_landings: int = 60, misplay_rate: float = 0.05, tries: int = 2000,
-              accept: Callable[[TableGame], bool] | None = None) -> tuple[int, TableGame]:
+              accept: Callable[[TableGame], bool] | None = None, camera_seats: bool = False) -> tuple[int, TableGame]:
     """The first seed from start_seed whose game can be shown and has every required feature."""
     for seed in range(start_seed, start_seed + tries):
         sim = simulate_game(game, players, seed, options, misplay_rate=misplay_rate, max_events=400)
         if not sim.finished or sum(1 for e in sim.events if e["type"] in ("card", "flip")) > max_landings:
             continue
         try:
-            tg = table_steps(sim)
+            tg = table_steps(sim, camera_seats)
         except NotShowable:
             continue
         if required <= tg.features and (accept is None or accept(tg)):
@@ -189,21 +220,22 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     import numpy as np
 
     from .vision.synth.scene import SceneParams, SynthScene
-    from .vision.synth.script import Script, ScriptBuilder
+    from .vision.synth.script import Script, ScriptBuilder, truth_events
 
     h = tg.header
     deck = ruleset_class(h["game"]).vision_deck(h.get("options") or {})
     scene = SynthScene(SceneParams(seed=seed, deck=deck, size=size, fps=fps, cards=1))
     rng = np.random.default_rng(seed + 7919)
-    b = ScriptBuilder(rng, scene.size, fps, scene.faces.codes, scene.homography, scene.unit)
+    b = ScriptBuilder(rng, scene.size, fps, scene.faces.codes, scene.homography, scene.unit,
+                      players=tg.header["players"])
     f = b.frames(0.4, 0.8)
     camera = [s for s in tg.steps if s.kind in ("land", "remove")]
     for i, step in enumerate(camera):
         if step.kind == "land":
             b.codes = [step.card]  # the builder picks its card from `codes`: give it the game's card
-            a = b.add("land", f)
+            a = b.add("land", f, seat=step.seat)
         else:
-            a = b.add("remove", f)
+            a = b.add("remove", f, seat=step.seat)
         if i % 9 == 4:  # now and then a hand passes over the pile without playing
             f = b.add("pass", a.end + b.frames(0.1, 0.3)).end + b.frames(0.1, 0.3)
         else:
@@ -211,7 +243,7 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     n_frames = f + b.frames(0.8, 1.2)
     script = Script(fps, scene.size, scene.unit, b.centre, [], b.actions, [], [], n_frames, b.players,
                     (0.02, 8.0, 0.0), 0.5, 0.1)
-    script.events = [{"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
-                      "t": round(a.settled / fps, 4), "seat": a.seat} for a in b.actions if a.kind != "pass"]
+    script.events = truth_events(b.actions, fps)
+    script.seat_bearings = b.seats.bearings()
     scene.use_script(script)
     return scene

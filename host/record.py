@@ -18,9 +18,10 @@ FORMAT_VERSION = 1
 
 # Table-level records a live game's journal holds beside the referee's events (tableref.table):
 # `{"type": "undo"}` takes back the last referee event, `{"type": "taken_back"}` notes that an
-# illegal card left the pile. They are not game events, so the referee never validates them;
-# replaying a record applies `undo` as pop() and skips `taken_back`.
-TABLE_RECORD_TYPES = ("undo", "taken_back")
+# illegal card left the pile, `{"type": "seat_map", "seats": [...]}` is the camera's seat map
+# as it stands (tableref.seats), so a resumed game keeps it. They are not game events, so the
+# referee never validates them; replaying a record applies `undo` as pop() and skips the others.
+TABLE_RECORD_TYPES = ("undo", "taken_back", "seat_map")
 
 
 @dataclass(frozen=True)

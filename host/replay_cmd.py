@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import Any, Iterator
 
-from .record import RecordHeader, read_record
+from .record import TABLE_RECORD_TYPES, RecordHeader, read_record
 from .referee import Referee
 from .rules.describe import describe_event, describe_state
 from .terminal_view import name_seats, seat_names
@@ -24,7 +24,7 @@ def replay(header: RecordHeader, events: list[dict[str, Any]]
     for index, event in enumerate(events):
         if event.get("type") == "undo":  # a table record (tableref.table): takes back the last event
             ref.pop()
-        elif event.get("type") != "taken_back":  # the other table record changes no game state
+        elif event.get("type") not in TABLE_RECORD_TYPES:  # the other table records change no game state
             ref.push(event)
         yield index, event, ref.state
 

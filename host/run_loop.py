@@ -78,7 +78,7 @@ class RunLoop:
             if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:
                 continue
             if ev.event == "landed":
-                self.ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.likely)
+                self.ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence, ev.likely)
             elif ev.event == "removed":
                 self.ctrl.removed(ev.t, ev.frame)
         if self.preview is not None:

@@ -8,7 +8,8 @@ journal beside the referee's events (tableref.record.TABLE_RECORD_TYPES):
 * `{"type": "undo"}` takes back the last referee event (UNDO button, `u` key, or a legal
   card the camera saw picked up again);
 * `{"type": "taken_back"}` records that an illegal card was taken back (the camera saw the
-  previous top card again), which clears the board's "ErrC".
+  previous top card again), which clears the board's "ErrC";
+* `{"type": "seat_map", ...}` is the camera's seat map as it stands (tableref.seats).
 
 Button events carry `"src": "board:<boot_id>:<n>"` (tableref.link.source_tag); a pair that
 is already in the journal is never applied again (the board resends until it hears an ack,
@@ -32,13 +33,13 @@ from .rules import make_ruleset
 
 TABLE_TYPES = TABLE_RECORD_TYPES
 # keys the table adds to an event for its own use; the referee never sees them
-TABLE_KEYS = ("src", "t", "frame", "confidence", "by")
+TABLE_KEYS = ("src", "t", "frame", "confidence", "by", "bearing", "bearing_confidence")
 
 
 @dataclass
 class Outcome:
     """What one input did, for the views."""
-    kind: str                      # "event" | "undo" | "taken_back" | "duplicate" | "nothing" | "asked"
+    kind: str                      # "event" | "undo" | "taken_back" | "seat_map" | "duplicate" | "nothing" | "asked"
     event: dict[str, Any] | None = None
     verdict: Verdict | None = None
     note: str = ""
@@ -134,9 +135,10 @@ class TableSession:
             self._codes = make_ruleset(self.game, self.players, self.referee.options).codes
         return self._codes
 
-    def snapshot(self, asking: bool = False) -> Snapshot:
-        """What the board shows; `asking`: the referee waits for the table to name a card."""
-        return board_snapshot(self.state, self.game, self.players, self.illegal_id, asking=asking)
+    def snapshot(self, asking: bool = False, credit: int | None = None) -> Snapshot:
+        """What the board shows; `asking`: the referee waits for the table to name a card;
+        `credit`: the seat the camera credited with a card played out of turn."""
+        return board_snapshot(self.state, self.game, self.players, self.illegal_id, asking=asking, credit=credit)
 
     @property
     def last_frame(self) -> int | None:
@@ -200,6 +202,8 @@ class TableSession:
         if kind == "taken_back":
             self.illegal_id = 0
             return Outcome("taken_back", dict(rec))
+        if kind == "seat_map":
+            return Outcome("seat_map", dict(rec))
         event = _game_event(rec)
         verdict = self.referee.push(event)
         if verdict.illegal is not None:

@@ -5,6 +5,13 @@ board and screen out.
 for the TableSession (which journals it before anything is shown), then publishes the table
 to its feed (tableref.feed), which the board, the screen and any other output subscribe to.
 It does no I/O of its own: the board link and the view are handed in.
+
+Seats from the camera: a landing comes with the bearing of the hand that brought it. The
+seat map (tableref.seats) names the seat when it is sure, and the card is pushed with that
+seat when it is not the seat on turn: the referee then flags a play out of turn, or credits
+an overtake / jump-in to that seat; the terminal names the player and the board's ring
+flashes the seat. Unsure, the card goes by turn order and the screen says so. The map
+learns from plays the turn order makes certain and is journaled as a table record.
 """
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ from .feed import BoardOutput, Output, TableFeed, TableUpdate, game_id
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
+from .seats import SeatCall, SeatMap
 from .table import Outcome, TableSession, make_header
 from .terminal_view import REASONS, name_seats, seat_names
 
@@ -34,6 +42,11 @@ class Ask:
     t: float | None
     frame: int | None
     likely: tuple[str, ...] = ()
+    bearing: float | None = None  # where the hand that laid it came from (its seat is judged as the camera's)
+    bearing_confidence: float = 0.0
+
+    def where(self) -> dict[str, Any]:
+        return {k: v for k, v in (("t", self.t), ("frame", self.frame)) if v is not None}
 
 
 # A reading that would make the play illegal is asked about, not flagged, below this confidence:
@@ -57,10 +70,16 @@ class TableController:
     # scoring by showing a hand: (seat) -> the codes of every card spread under the camera, or
     # None when none could be read; None here: no multi-card reader attached, the cards are typed
     read_hand: Callable[[int], list[str] | None] | None = None
+    seat_map: SeatMap | None = None       # None: the journal's last map, or an empty one
+    credit: int | None = None             # the seat the camera credited with the last out-of-turn card
+    seat_note: str = ""                   # why the last card went by turn order (shown with it)
+
     _awaited: tuple[int, list[Awaited]] | None = None
 
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
+        if self.seat_map is None:
+            self.seat_map = journaled_seat_map(self.session)
         if self.link is not None:
             self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
         self.feed.subscribe(self.view)
@@ -88,9 +107,35 @@ class TableController:
         return what_now(self.session.referee, self.names)
 
     # -- camera --------------------------------------------------------------------------
+    def calibrate_seats(self) -> None:
+        """Start the seat calibration: each player in seat order lays a card on the pile
+        (the camera sees the reach); those landings teach the map and are not played."""
+        assert self.seat_map is not None
+        self.seat_map.start_calibration()
+        self.notice(f"seat calibration: {self.names[0]}, reach over the pile and lay a card on it")
+
+    def _calibration_reach(self, bearing: float | None, bearing_confidence: float) -> None:
+        assert self.seat_map is not None and self.seat_map.calibrating is not None
+        seat = self.seat_map.calibrating
+        if not self.seat_map.calibrate(bearing, bearing_confidence):
+            self.notice(f"seat calibration: the camera could not tell where {self.names[seat]} reached "
+                             "from; once more, please")
+            return
+        self.session.submit(self.seat_map.as_record())
+        nxt = self.seat_map.calibrating
+        self.notice(f"seat calibration: {self.names[seat]} done" + (
+            f"; {self.names[nxt]}, your turn" if nxt is not None else
+            f"; all seats learned ({self.seat_map.describe(self.names)}); start the game"))
+
     def landed(self, card: str | None, t: float | None = None, frame: int | None = None,
-               confidence: float | None = None, likely: Sequence[Sequence[Any]] = ()) -> Outcome | None:
-        """A card the camera saw land; `likely` is its two likeliest codes (read or declined)."""
+               confidence: float | None = None, bearing: float | None = None,
+               bearing_confidence: float = 0.0, likely: Sequence[Sequence[Any]] = ()) -> Outcome | None:
+        """A card the camera saw land: `bearing` is where the hand that laid it came from, and
+        `likely` its two likeliest codes (read or declined)."""
+        assert self.seat_map is not None
+        if self.seat_map.calibrating is not None:
+            self._calibration_reach(bearing, bearing_confidence)
+            return None
         where = {k: v for k, v in (("t", t), ("frame", frame)) if v is not None}
         options = tuple(c for c, *_ in likely if c in self.session.codes)
         if card is not None and confidence is not None and confidence < self.min_confidence:
@@ -99,18 +144,60 @@ class TableController:
             card = None  # a code this game does not have (another deck's card): ask, as for an unreadable one
         if card is None:
             # never guess: the board shows CArd and the screen asks for the card
-            return self._ask(Ask(t, frame, options), f"the camera cannot read the card on the pile (frame {frame})")
+            return self._ask(Ask(t, frame, options, bearing, bearing_confidence),
+                             f"the camera cannot read the card on the pile (frame {frame})")
         play = landed_event(self.session.state, card)
         if confidence is not None and confidence < ILLEGAL_SURE and self.session.referee.check(dict(play)).illegal:
             options = (card,) + tuple(c for c in options if c != card)
-            return self._ask(Ask(t, frame, options), f"the camera read {card} (unsure), which would be illegal")
-        event = {**play, **where}
-        if confidence is not None:
-            event["confidence"] = round(float(confidence), 3)
+            return self._ask(Ask(t, frame, options, bearing, bearing_confidence),
+                             f"the camera read {card} (unsure), which would be illegal")
         self.asking = None
         self.asks_in_row = 0
         self.last_card = card
-        return self._submit(event, "camera")
+        extra: dict[str, Any] = dict(where)
+        if confidence is not None:
+            extra["confidence"] = round(float(confidence), 3)
+        return self._seat_and_submit(card, extra, bearing, bearing_confidence, "camera")
+
+    def _seat_and_submit(self, card: str, extra: dict[str, Any], bearing: float | None,
+                         bearing_confidence: float, by: str) -> Outcome | None:
+        """Push a card the camera saw land (read by it, or named by the table when it could
+        not read it) with the seat the seat map names when that is not the seat on turn."""
+        assert self.seat_map is not None
+        state = self.session.state
+        event = {**landed_event(state, card), **extra}
+        if bearing is not None:
+            event["bearing"], event["bearing_confidence"] = round(bearing, 1), round(bearing_confidence, 3)
+        self.credit, self.seat_note = None, ""
+        if event["type"] != "card":
+            return self._submit(event, by)
+        expected = state.get("current_seat")
+        call = self.seat_map.name(bearing, bearing_confidence, expected)
+        credit = call.seat if call.seat is not None and call.seat != expected else None
+        if credit is not None:
+            event["seat"] = credit  # the camera saw another seat play it: the referee judges that
+        elif by != "camera":
+            event.pop("seat")  # a typed card's record, as ever
+        self.seat_note = "" if call.seat is not None else f" (seat by turn order: {call.why})"
+        self.credit = credit
+        out = self._submit(event, by)
+        if credit is not None and out is not None:
+            self.notice(f"the camera credits {self.names[credit]} with {card}, played out of turn")
+        if out is not None and out.kind == "event":
+            self._learn(call, expected, state.get("top") != card, out, bearing, bearing_confidence)
+        return out
+
+    def _learn(self, call: SeatCall, expected: int | None, no_jump: bool, out: Outcome,
+               bearing: float | None, bearing_confidence: float) -> None:
+        """Teach the seat map a legal card whose seat is certain: one the map named, or the
+        seat on turn when no other seat could have played this card out of turn (it differs
+        from the card it covers)."""
+        assert self.seat_map is not None
+        if out.verdict is None or out.verdict.illegal is not None:
+            return
+        seat = call.seat if call.seat is not None else (expected if no_jump else None)
+        if seat is not None and self.seat_map.learn(seat, bearing, bearing_confidence):
+            self.session.submit(self.seat_map.as_record())
 
     def _ask(self, ask: Ask, why: str) -> None:
         self.asking = ask
@@ -127,6 +214,8 @@ class TableController:
         return None
 
     def removed(self, t: float | None = None, frame: int | None = None) -> Outcome | None:
+        if self.seat_map is not None and self.seat_map.calibrating is not None:
+            return None  # a calibration card taken off again
         if self.asking is not None:
             self.asking = None  # the unreadable card was taken away: nothing to ask any more
             self.publish("the unreadable card was taken off the pile")
@@ -150,11 +239,18 @@ class TableController:
                 self.notice(f"{'a' if pick == 0 else 's'}: the camera has no card to offer now; now: {self.what_now()}")
                 return True
             cmd = Command("card", cmd.seat, self.asking.likely[pick])
+        if cmd.action == "card" and self.asking is not None and cmd.seat is None:
+            # the card the camera could not read, named: the camera still saw whose hand laid it
+            ask, self.asking = self.asking, None
+            self.last_card = cmd.arg
+            self._seat_and_submit(cmd.arg, ask.where(), ask.bearing, ask.bearing_confidence, "key")
+            return True
+        self.credit, self.seat_note = None, ""
         if cmd.action == "card":
             # a typed card answers the camera's question (with its time and frame) or adds a card it missed
             where = {}
             if self.asking is not None:
-                where = {k: v for k, v in (("t", self.asking.t), ("frame", self.asking.frame)) if v is not None}
+                where = self.asking.where()
                 self.asking = None
             event = action_event("card", state, seat=cmd.seat, arg=cmd.arg, events=self.session.referee.events)
             if isinstance(event, dict):
@@ -208,6 +304,7 @@ class TableController:
                              events=self.session.referee.events)
         if event is None or (isinstance(event, dict) and self._refused(event)):
             return None
+        self.credit, self.seat_note = None, ""
         record: dict[str, Any] = {"type": "undo"} if isinstance(event, Undo) else dict(event)
         record["src"] = source_tag(btn)
         return self._submit(record, "board")
@@ -249,6 +346,8 @@ class TableController:
             text = name_seats(describe_event(ev), self.names)
             if out.verdict is not None and out.verdict.illegal is not None:
                 text += f" ILLEGAL ({out.verdict.illegal.get('reason')})"
+            if ev.get("type") == "card":
+                text += self.seat_note
             return text
         return out.note or out.kind
 
@@ -261,7 +360,7 @@ class TableController:
         records = s.records
         self.feed.publish(TableUpdate(
             game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self.game_id,
-            state=s.state, asking=self.asking is not None, illegal_id=s.illegal_id, line=line,
+            state=s.state, asking=self.asking is not None, credit=self.credit, illegal_id=s.illegal_id, line=line,
             waiting=tuple(describe(item, self.names) for item in self.awaited()),
             recent=tuple(self.recent), index=len(records), last=records[-1] if records else None,
             new_records=self.feed.pending(records)))
@@ -274,3 +373,11 @@ class TableController:
         for btn in events:
             self.button(btn)
         return len(events)
+
+
+def journaled_seat_map(session: TableSession) -> SeatMap:
+    """The seat map of the journal's last seat_map record (a resumed game), else an empty one."""
+    for rec in reversed(session.records):
+        if rec.get("type") == "seat_map":
+            return SeatMap.from_record(session.players, rec)
+    return SeatMap(session.players)

@@ -5,6 +5,12 @@ watcher: for each landing, the frame 1 s later goes to Recogniser.identify.
 
 Prints right / rejected / wrong and the confusions (truth -> said). The watcher's own
 acceptance figure is tests/vision_watch/test_acceptance.py; this isolates the recogniser.
+
+With --seats, the whole watcher instead, on streamed clips with the given numbers of
+players: for each landing found, whether the seat its bearing names (the nearest seat
+bearing) is the one that played it, per player count:
+
+    .venv/bin/python tools/eval_pile.py --seats 2 3 4 5 6 8 --uneven --seeds 0 6 --size 1280x720
 """
 from __future__ import annotations
 
@@ -22,7 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, nargs=2, default=(0, 14), metavar=("FIRST", "END"))
     ap.add_argument("--recogniser-deck", default=None, help="deck the recogniser expects (default: the scene's codes)")
     ap.add_argument("--photos", default=None, metavar="DIR", help="card faces cropped from real photos (labels.csv)")
+    ap.add_argument("--seats", type=int, nargs="+", default=None, metavar="PLAYERS",
+                    help="score the seats the watcher's bearings name, for these player counts")
+    ap.add_argument("--uneven", action="store_true", help="--seats: seats spaced unevenly, as people sit")
+    ap.add_argument("--size", default="640x360", help="--seats: frame size (default 640x360)")
+    ap.add_argument("--duration", type=float, default=10.0, help="--seats: seconds per clip (default 10)")
     args = ap.parse_args(argv)
+    if args.seats:
+        return seats(args)
     rec_deck = args.recogniser_deck or {"ono99": "ono99_2022", "ono99_classic": "ono99_classic"}.get(args.deck, args.deck)
     rec = Recogniser(deck=rec_deck)
     counts: collections.Counter[str] = collections.Counter()
@@ -42,6 +55,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.deck} seeds {args.seeds[0]}..{args.seeds[1] - 1}: right {counts['right']}/{total}, "
           f"rejected {counts['rejected']}, wrong {counts['wrong']}")
     print("confusions:", ", ".join(f"{t}->{s} x{n}" for (t, s), n in confusions.most_common()))
+    return 0
+
+
+def seats(args: argparse.Namespace) -> int:
+    from tableref.vision.synth.score import Score, score_clip, watch_events
+
+    rec = Recogniser(deck=args.recogniser_deck or "uno")
+    total = Score()
+    for players in args.seats:
+        score = Score()
+        for seed in range(*args.seeds):
+            spec = (f"synth:seed={seed},size={args.size},duration={args.duration},players={players}"
+                    f",uneven={int(args.uneven)}")
+            from tableref.vision.sources import open_source
+            source = open_source(spec)
+            truth = source.ground_truth()  # type: ignore[attr-defined]
+            source.close()
+            score = score.add(score_clip(truth, watch_events(spec, rec), f"{players} players seed {seed}"))
+        print(f"{players} players{' (uneven)' if args.uneven else ''}, {args.size}, seeds {args.seeds[0]}.."
+              f"{args.seeds[1] - 1}: events found {score.found}/{score.truth}; {score.seat_summary()}",
+              flush=True)
+        for line in score.seat_errors:
+            print("  ", line)
+        total = total.add(score)
+    print(f"all: {total.seat_summary()}")
     return 0
 
 

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
+from .bearing import BearingTrail
 from .cardface import ASPECT
 from .find_card import quad_iou
 from .motion import (SATURATED, MotionConfig, Normaliser, View, brightness_change, change_mask, chroma_change, clean,
@@ -58,12 +59,16 @@ class Event:
     frame: int
     quad: tuple[tuple[float, float], ...] | None = None
     likely: tuple[tuple[str, float], ...] = ()  # the two likeliest codes (landed), read or declined
+    bearing: float | None = None  # landed: where the hand came from (see bearing.py), None if unseen
+    bearing_confidence: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         out = {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),
                "t": round(self.t, 3), "frame": self.frame}
         if self.event == "landed":
             out["likely"] = [list(t) for t in self.likely]
+            out["bearing"] = None if self.bearing is None else round(self.bearing, 1)
+            out["bearing_confidence"] = round(self.bearing_confidence, 3)
         return out
 
 
@@ -98,6 +103,7 @@ class WatcherConfig:
     beside_share: float = 0.2  # change beside the card read, this share of its area, is a hand,
     defer_still_s: float = 1.0  # ... unless nothing moves for this long,
     defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
+    bearings: bool = True  # follow what moves over the whole frame, to tell where each card came from
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,8 @@ class PileWatcher:
         self._clear: int | None = None  # changed pixels lying clear of the last motion (see _clear_of_hand)
         self._early: Reading | None = None  # a card reported while the hand was still leaving
         self._tried: View | None = None  # the pile image when that was last tried
+        self._trail: BearingTrail | None = None  # what moved lately, for where each card came from
+        self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -159,6 +167,7 @@ class PileWatcher:
             if fixed[2] - fixed[0] < 4 or fixed[3] - fixed[1] < 4:
                 raise ValueError(f"region {self._region_arg} is outside the {w}x{h} frame or too small")
         self.region = PileRegion(sw, sh, fixed)
+        self._trail = BearingTrail((sw, sh), self.config.motion) if self.config.bearings else None
         area = sw * sh
         self._motion_px = max(4, int(self.config.motion_frac * area))
         self._change_px = max(12, int(self.config.change_frac * area))
@@ -179,6 +188,31 @@ class PileWatcher:
             self._start(frame)
         assert self._norm is not None
         n = self._norm(frame)
+        if self._trail is not None:
+            self._trail.feed(frame_index, n.small)
+        events = self._watch(frame_index, t, frame, n)
+        if events:
+            events = [self._with_bearing(e) for e in events]
+            self._last_event = frame_index
+        return events
+
+    def _with_bearing(self, event: Event) -> Event:
+        """A landing with the bearing of the hand that brought it (see bearing.py): around the
+        card read, or the pile's box when no outline was read."""
+        if event.event != "landed" or self._trail is None:
+            return event
+        if event.quad is not None:
+            quad = self._small_quad(event.quad)
+        else:
+            x0, y0, x1, y1 = self.region.pile or self.region.box()
+            quad = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+        found = self._trail.bearing(event.frame, quad, self._last_event)
+        if found is None:
+            return event
+        return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)
+
+    def _watch(self, frame_index: int, t: float, frame: np.ndarray, n: View) -> list[Event]:
+        assert self._norm is not None
         if self._prev is None:
             self._prev = n
             self._pile = _PileState(n, None)

@@ -16,6 +16,9 @@ import threading
 import time
 from typing import Any
 
+from tableref.record import TABLE_RECORD_TYPES
+from tableref.table import TABLE_KEYS
+
 TABLEREF = str(pathlib.Path(sys.executable).parent / "tableref")
 
 
@@ -33,7 +36,7 @@ def journal_records(path: pathlib.Path) -> list[dict[str, Any]]:
 
 
 def _plain(ev: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ev.items() if k not in ("t", "frame", "confidence", "src") and not (k == "seat" and v is None)}
+    return {k: v for k, v in ev.items() if k not in TABLE_KEYS and not (k == "seat" and v is None)}
 
 
 def game_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -42,7 +45,7 @@ def game_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in records:
         if r["type"] == "undo":
             out.pop()
-        elif r["type"] != "taken_back":
+        elif r["type"] not in TABLE_RECORD_TYPES:
             out.append(_plain(r))
     return out
 

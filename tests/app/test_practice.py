@@ -17,7 +17,7 @@ from tableref.vision.sources import open_source
 
 
 class Quiet:
-    def update(self, ctrl: object, line: str | None) -> None:
+    def update(self, u: object) -> None:
         pass
 
     def notice(self, text: str) -> None:

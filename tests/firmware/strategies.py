@@ -22,7 +22,7 @@ def snapshots(draw: st.DrawFn) -> Snapshot:
                     draw(st.one_of(st.none(), st.integers(-999, 9999))), pend,
                     draw(st.one_of(st.none(), st.sampled_from(COLOURS))),
                     draw(st.integers(0, 1000)), draw(st.one_of(st.none(), seat)),
-                    draw(st.sampled_from(["play", "ask", "over"])))
+                    draw(st.sampled_from(["play", "ask", "over"])), draw(st.one_of(st.none(), seat)))
 
 
 messages = st.one_of(

@@ -70,3 +70,14 @@ def test_building_an_invalid_snapshot_fails_before_sending() -> None:
     assert Who().encode() == b"$WHO*2A8C\n"
     assert Back("0a1b2c3d", 3).to_fields() == ["BACK", "0a1b2c3d", "3"]
     assert Btn("0a1b2c3d", 3, "COLOUR", "long", "blue").to_fields()[-1] == "blue"
+
+
+def test_credit_is_a_14th_field_sent_only_when_set() -> None:
+    plain = Snapshot.from_fields(GOOD)
+    assert plain.credit is None and plain.to_fields() == GOOD  # what a 13-field board reads
+    credited = Snapshot.from_fields(GOOD + ["3"])
+    assert credited.credit == 3 and credited.to_fields() == GOOD + ["3"]
+    assert not credited.shows_same(plain)
+    for bad in ("4", "x", "-1"):
+        with pytest.raises(ValueError):
+            Snapshot.from_fields(GOOD + [bad])

@@ -134,3 +134,12 @@ def test_cues_from_changes_most_important_first() -> None:
 def test_brightness_cap_applies_to_every_channel() -> None:
     capped = show.apply_cap([(255, 255, 255), (128, 0, 64), (0, 0, 0)], 64)
     assert capped == [(64, 64, 64), (32, 0, 16), (0, 0, 0)]
+
+
+def test_credited_seat_flashes_over_what_it_shows() -> None:
+    s = snap(players=4, turn=1, credit=3)
+    px = show.seat_pixel(3, 4, 12)
+    on, off = show.ring(s, 0, 12), show.ring(s, show.FLASH_MS, 12)
+    assert on[px] == show.CREDIT and off[px] == show.SEAT_IDLE
+    plain = show.ring(snap(players=4, turn=1), 0, 12)
+    assert [c for i, c in enumerate(on) if i != px] == [c for i, c in enumerate(plain) if i != px]

@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tableref.seats import nearest_seat
+
 
 def tableref(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tableref", *args], capture_output=True, text=True, timeout=300)
@@ -61,9 +63,13 @@ def test_synth_then_watch_round_trip(tmp_path: pathlib.Path) -> None:
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert [e["event"] for e in events] == [e["type"] for e in truth["events"]]
     for got, want in zip(events, truth["events"]):
-        assert {"event", "card", "confidence", "t", "frame"} <= set(got)
-        assert got["event"] != "landed" or got["likely"][0][0] == got["card"] or got["card"] is None
+        seat = {"bearing", "bearing_confidence", "likely"} if got["event"] == "landed" else set()
+        assert set(got) == {"event", "card", "confidence", "t", "frame"} | seat
+        assert got["event"] != "landed" or got["card"] is None or got["likely"][0][0] == got["card"]
         assert got["t"] == pytest.approx(got["frame"] / 25.0, abs=1e-3)
+        if seat and got["bearing"] is not None:  # the seat the reported bearing names is the one that played
+            assert nearest_seat(got["bearing"], truth["seat_bearings"]) == want["seat"]
+            assert 0 <= got["bearing"] < 360 and 0 <= got["bearing_confidence"] <= 1
         assert 0 <= got["frame"] - want["frame"] <= 12
 
 

@@ -33,6 +33,11 @@ class SceneParams:
     duration: float | None = None  # seconds; the script fills it with actions
     photos: str | None = None  # folder of real card photos with labels.csv
     jpeg: int = 0  # per-frame JPEG quality for streamed frames (0 = off; written clips use the video codec)
+    players: int | None = None  # seats around the table, 2..8 (default: 2..4 drawn from the seed)
+    uneven: bool = False  # seats spaced as people sit rather than evenly
+
+
+MAX_PLAYERS = 8
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -49,7 +54,7 @@ def parse_spec(spec: str) -> SceneParams:
     """`synth:seed=3,deck=uno,size=1280x720,cards=12` -> SceneParams.
 
     `cards` is a number of landings, or a folder of card photos (with labels.csv);
-    further keys: fps, duration (seconds), minutes, photos, jpeg.
+    further keys: fps, duration (seconds), minutes, photos, jpeg, players (2..8), uneven (0/1).
     """
     body = spec.split(":", 1)[1] if spec.startswith("synth:") else spec
     params = SceneParams()
@@ -77,9 +82,17 @@ def parse_spec(spec: str) -> SceneParams:
                 params = replace(params, duration=float(value) * 60)
             elif key == "jpeg":
                 params = replace(params, jpeg=int(value))
+            elif key == "players":
+                if not 2 <= int(value) <= MAX_PLAYERS:
+                    raise UserError(f"synth option players={value} in {spec!r}: a table seats 2..{MAX_PLAYERS}")
+                params = replace(params, players=int(value))
+            elif key == "uneven":
+                if value not in ("0", "1"):
+                    raise ValueError(value)
+                params = replace(params, uneven=value == "1")
             else:
-                raise UserError(f"unknown synth option {key!r} in {spec!r} "
-                                "(known: seed, deck, size, fps, cards, duration, minutes, photos, jpeg)")
+                raise UserError(f"unknown synth option {key!r} in {spec!r} (known: seed, deck, size, fps, "
+                                "cards, duration, minutes, photos, jpeg, players, uneven)")
         except ValueError:
             raise UserError(f"bad value for synth option {key!r} in {spec!r}: {value!r}") from None
     if params.fps <= 0 or (params.duration is not None and params.duration <= 0):
@@ -112,7 +125,7 @@ class SynthScene:
         self._lights: OrderedDict[int, np.ndarray] = OrderedDict()
         self._blob_cache: dict[int, np.ndarray] = {}
         self.use_script(build_script(rng, self.size, params.fps, self.faces.codes, self.homography,
-                                     self.unit, params.cards, params.duration))
+                                     self.unit, params.cards, params.duration, params.players, params.uneven))
 
     def use_script(self, script: Script) -> None:
         """Play `script` (the seeded one, or e.g. a game's exact cards) on this table, camera and faces."""
@@ -138,7 +151,7 @@ class SynthScene:
             "fps": s.fps, "size": list(s.size), "frames": s.n_frames, "seed": self.params.seed,
             "deck": self.params.deck, "players": s.players, "table": self.texture_kind,
             "card_short_side": round(self.unit, 1), "pile_centre": [round(v, 1) for v in s.pile_centre],
-            "events": s.events,
+            "seat_bearings": s.seat_bearings, "events": s.events,
         }
 
     # -- cached static parts -------------------------------------------------------------

@@ -4,6 +4,10 @@ A reported event matches a true one of the same type if it comes no earlier than
 `early_s` before the settled frame and no later than `late_s` after it; matching is
 one-to-one, a report of the same card first (the nearest), then any report, greedy in time
 order. Unmatched reports are extra (false or double reports).
+
+Seats: for each landing found, the seat named by the reported bearing (the seat whose true
+bearing lies nearest) against the seat that played it; a landing reported with no bearing
+names no seat and counts as wrong.
 """
 from __future__ import annotations
 
@@ -21,11 +25,24 @@ class Score:
     misses: list[str] = field(default_factory=list)  # human-readable, for failure messages
     extras: list[str] = field(default_factory=list)
     misreads: list[str] = field(default_factory=list)
+    seats: list[bool] = field(default_factory=list)  # per landing found: the bearing named the right seat
+    seat_errors: list[str] = field(default_factory=list)
+    bearing_errors: list[float] = field(default_factory=list)  # degrees off the reach's true bearing
 
     def add(self, other: "Score") -> "Score":
         return Score(self.truth + other.truth, self.extra + other.extra, self.reads + other.reads,
                      self.latencies + other.latencies, self.misses + other.misses, self.extras + other.extras,
-                     self.misreads + other.misreads)
+                     self.misreads + other.misreads, self.seats + other.seats, self.seat_errors + other.seat_errors,
+                     self.bearing_errors + other.bearing_errors)
+
+    @property
+    def seat_accuracy(self) -> float:
+        return sum(self.seats) / len(self.seats) if self.seats else 1.0
+
+    def seat_summary(self) -> str:
+        errors = self.bearing_errors or [0.0]
+        return (f"seat named right {sum(self.seats)}/{len(self.seats)} ({self.seat_accuracy:.1%}), bearing off "
+                f"p50 {np.median(errors):.1f} p95 {np.percentile(errors, 95):.1f} max {max(errors):.1f} degrees")
 
     @property
     def found(self) -> int:
@@ -91,11 +108,26 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
         s.reads.append((ev["card"], r["card"] == ev["card"]))
         if r["card"] != ev["card"]:
             s.misreads.append(f"{name}: frame {ev['frame']} {ev['type']} {ev['card']} read as {r['card']}")
+        if ev["type"] == "landed" and truth.get("seat_bearings"):
+            _score_seat(s, truth["seat_bearings"], ev, r, name)
     for j, r in enumerate(reported):
         if not used[j]:
             s.extra += 1
             s.extras.append(f"{name}: {r['event']} {r['card']} at frame {r['frame']}")
     return s
+
+
+def _score_seat(s: Score, seat_bearings: list[float], ev: dict, r: dict, name: str) -> None:
+    from tableref.seats import angle_gap, nearest_seat
+
+    if r.get("bearing") is not None and ev.get("bearing") is not None:
+        s.bearing_errors.append(angle_gap(r["bearing"], ev["bearing"]))
+    said = None if r.get("bearing") is None else nearest_seat(r["bearing"], seat_bearings)
+    s.seats.append(said == ev["seat"])
+    if said != ev["seat"]:
+        s.seat_errors.append(f"{name}: frame {ev['frame']} seat {ev['seat']} (bearing {ev.get('bearing')}) "
+                             f"named seat {said} (bearing {r.get('bearing')}, confidence "
+                             f"{r.get('bearing_confidence')}; seats at {seat_bearings})")
 
 
 def watch_events(spec: str, recogniser: object = None) -> list[dict]:

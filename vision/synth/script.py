@@ -45,6 +45,12 @@ class Action:
     look: HandLook
     settled: int = -1  # ground truth (land/remove): first frame with the pile at rest and clear
 
+    def bearing(self) -> float:
+        """Where the hand and its arm come from, seen from the pile: degrees in the image,
+        0 = towards the right edge, 90 = towards the top edge, counter-clockwise."""
+        dx, dy = self.direction()
+        return image_bearing(-dx, -dy)
+
     def direction(self) -> tuple[float, float]:
         dx, dy = self.grip[0] - self.entry[0], self.grip[1] - self.entry[1]
         n = math.hypot(dx, dy) or 1.0
@@ -85,6 +91,13 @@ class Script:
     ae_tau: float  # auto-exposure time constant, seconds
     ae_residual: float  # fraction of a light step auto-exposure leaves uncorrected
     events: list[dict] = field(default_factory=list)
+    seat_bearings: list[float] = field(default_factory=list)  # each seat's bearing (see Action.bearing)
+
+
+def image_bearing(dx: float, dy: float) -> float:
+    """The bearing (degrees, [0, 360), counter-clockwise from the right edge) of an image
+    vector (x right, y down)."""
+    return math.degrees(math.atan2(-dy, dx)) % 360.0
 
 
 def smoothstep(s: float) -> float:
@@ -185,11 +198,47 @@ def _rotate(v: tuple[float, float], deg: float) -> tuple[float, float]:
     return v[0] * c - v[1] * s, v[0] * s + v[1] * c
 
 
+SEAT_JITTER = 20.0  # the most (degrees) a reach strays from its seat's bearing ...
+SEAT_JITTER_SHARE = 0.25  # ... and at most this share of the narrowest gap between two seats
+UNEVEN_GAP = (0.55, 1.45)  # uneven seats: each gap is the even one times a factor in this range
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Where the players sit around the pile: each seat's direction out from the pile (an
+    angle in degrees with x right and y down, so it turns clockwise on screen) and how far a
+    reach may stray from it (kept well inside half the narrowest gap, so that the nearest
+    seat stays the right one)."""
+    angles: tuple[float, ...]
+    jitter: float
+
+    @staticmethod
+    def even(players: int) -> "Seats":
+        angles = tuple(90.0 + s * 360.0 / players for s in range(players))
+        return Seats(angles, min(SEAT_JITTER, SEAT_JITTER_SHARE * 360.0 / players))
+
+    @staticmethod
+    def uneven(players: int, rng: np.random.Generator) -> "Seats":
+        """Seats spaced as people sit: gaps drawn apart, the whole ring turned at random."""
+        gaps = rng.uniform(*UNEVEN_GAP, players)
+        gaps *= 360.0 / gaps.sum()
+        start = float(rng.uniform(0, 360))
+        angles = tuple(float((start + np.concatenate(([0.0], np.cumsum(gaps[:-1])))[s]) % 360) for s in range(players))
+        return Seats(angles, min(SEAT_JITTER, SEAT_JITTER_SHARE * float(gaps.min())))
+
+    def bearings(self) -> list[float]:
+        """Each seat's bearing in the image convention of Action.bearing."""
+        return [round((-a) % 360.0, 1) for a in self.angles]
+
+
 class ScriptBuilder:
-    """Lays out a clip action by action, computing each event's settled frame as it goes."""
+    """Lays out a clip action by action, computing each event's settled frame as it goes.
+
+    `players` (2..8) fixes the number of seats (default: 2..4 drawn from the seed) and
+    `uneven` spaces them as people sit rather than evenly."""
 
     def __init__(self, rng: np.random.Generator, size: tuple[int, int], fps: float, codes: list[str],
-                 homography: np.ndarray, unit: float):
+                 homography: np.ndarray, unit: float, players: int | None = None, uneven: bool = False):
         self.rng = rng
         self.size = size
         self.fps = fps
@@ -198,7 +247,10 @@ class ScriptBuilder:
         self.raster = _Raster(size, unit, homography)
         w, h = size
         self.centre = (w / 2 + rng.uniform(-0.05, 0.05) * w, h / 2 + rng.uniform(-0.05, 0.05) * h)
-        self.players = int(rng.integers(2, 5))
+        self.players = int(rng.integers(2, 5))  # drawn always, so that a seed's other draws stay put
+        if players is not None:
+            self.players = players
+        self.seats = Seats.uneven(self.players, rng) if uneven else Seats.even(self.players)
         self.pile: list[tuple[str, Pose]] = []
         self.actions: list[Action] = []
 
@@ -219,7 +271,8 @@ class ScriptBuilder:
         return pose
 
     def _direction(self, seat: int) -> tuple[float, float]:
-        theta = 90.0 + seat * 360.0 / self.players + self.rng.uniform(-20, 20)
+        j = self.seats.jitter
+        theta = self.seats.angles[seat] + self.rng.uniform(-j, j)
         out = (math.cos(math.radians(theta)), math.sin(math.radians(theta)))
         return -out[0], -out[1]
 
@@ -228,9 +281,12 @@ class ScriptBuilder:
             self.pile.append((self.codes[int(self.rng.integers(len(self.codes)))], self._new_pose()))
         return list(self.pile)
 
-    def add(self, kind: str, start: int, linger: bool = False, same_card: bool = False) -> Action:
+    def add(self, kind: str, start: int, linger: bool = False, same_card: bool = False,
+            seat: int | None = None) -> Action:
+        """Lay out one action; its seat is drawn at random unless given (a scripted game's)."""
         rng, u = self.rng, self.unit
-        seat = int(rng.integers(self.players))
+        drawn = int(rng.integers(self.players))
+        seat = drawn if seat is None else seat
         d = self._direction(seat)
         card: str | None = None
         pose: Pose | None = None
@@ -279,10 +335,18 @@ class ScriptBuilder:
         return a.end + 1
 
 
+def truth_events(actions: list[Action], fps: float) -> list[dict]:
+    """Ground truth of the landings and removals: settled frame, card, seat and the reach's bearing."""
+    return [{"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
+             "t": round(a.settled / fps, 4), "seat": a.seat, "bearing": round(a.bearing(), 1)}
+            for a in actions if a.kind != "pass"]
+
+
 def build_script(rng: np.random.Generator, size: tuple[int, int], fps: float, codes: list[str],
-                 homography: np.ndarray, unit: float, cards: int | None, duration: float | None) -> Script:
+                 homography: np.ndarray, unit: float, cards: int | None, duration: float | None,
+                 players: int | None = None, uneven: bool = False) -> Script:
     """Lay out a clip: `cards` landings, or as many actions as fit in `duration` seconds."""
-    b = ScriptBuilder(rng, size, fps, codes, homography, unit)
+    b = ScriptBuilder(rng, size, fps, codes, homography, unit, players, uneven)
     initial = b.initial_pile(int(rng.integers(0, 4)))
     limit = int(duration * fps) if duration else None
     f = b.frames(0.4, 1.0)
@@ -328,9 +392,6 @@ def build_script(rng: np.random.Generator, size: tuple[int, int], fps: float, co
     drift = (float(rng.uniform(0, 0.1)), float(rng.uniform(4, 12)), float(rng.uniform(0, 2 * np.pi)))
     script = Script(fps, size, unit, b.centre, initial, b.actions, switches, shadows, n_frames, b.players,
                     drift, float(rng.uniform(0.3, 0.9)), float(rng.uniform(0.0, 0.3)))
-    script.events = [
-        {"type": "landed" if a.kind == "land" else "removed", "card": a.card, "frame": a.settled,
-         "t": round(a.settled / fps, 4), "seat": a.seat}
-        for a in b.actions if a.kind != "pass"
-    ]
+    script.events = truth_events(b.actions, fps)
+    script.seat_bearings = b.seats.bearings()
     return script

@@ -82,7 +82,7 @@ class HostSession:
             return b""
         stamped = Snapshot(self.epoch, self.seq + 1, snap.players, snap.turn, snap.direction,
                            snap.elim, snap.total, snap.pend, snap.colour, snap.err, snap.winner,
-                           snap.mode)
+                           snap.mode, snap.credit)
         frame = stamped.encode()  # validates first: a bad snapshot raises, nothing changes
         self.seq += 1
         self.current = stamped

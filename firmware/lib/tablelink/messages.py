@@ -195,16 +195,20 @@ class Snapshot(_Message):
     total: int or None (UNO family); pend: None | "p<k>" (owes k plays) | "d<k>" (owes a draw
     of k) | "r" (roulette); colour: one of COLOURS or None; err: int, 0 = no illegal play
     outstanding, else an id that changes with each new illegal play; winner: seat or None;
-    mode: "play" | "ask" | "over".
+    mode: "play" | "ask" | "over"; credit: the seat the camera credited with the last card
+    played out of turn (the ring flashes it), or None.
+
+    `credit` is a 14th field, sent only when it is set: a board that knows 13 fields still
+    reads every snapshot without one, and this one reads both.
     """
     TYPE = "SNAP"
     _ATTRS = ("epoch", "seq", "players", "turn", "direction", "elim", "total", "pend",
-              "colour", "err", "winner", "mode")
+              "colour", "err", "winner", "mode", "credit")
 
     def __init__(self, epoch: str, seq: int, players: int, turn: "int | None" = None,
                  direction: str = "cw", elim: int = 0, total: "int | None" = None,
                  pend: "str | None" = None, colour: "str | None" = None, err: int = 0,
-                 winner: "int | None" = None, mode: str = "play"):
+                 winner: "int | None" = None, mode: str = "play", credit: "int | None" = None):
         self.epoch = epoch
         self.seq = seq
         self.players = players
@@ -217,6 +221,7 @@ class Snapshot(_Message):
         self.err = err
         self.winner = winner
         self.mode = mode
+        self.credit = credit
 
     def shows_same(self, other: "Snapshot | None") -> bool:
         """True if `other` shows exactly the same thing (epoch and seq aside)."""
@@ -240,7 +245,7 @@ class Snapshot(_Message):
                                 (self.err, 0, 999999999, "err")):
             if not isinstance(v, int) or v < lo or v > hi:
                 raise ValueError("bad %s: %r" % (what, v))
-        for v, what in ((self.turn, "turn"), (self.winner, "winner")):
+        for v, what in ((self.turn, "turn"), (self.winner, "winner"), (self.credit, "credit")):
             if v is not None and (not isinstance(v, int) or v < 0 or v >= self.players):
                 raise ValueError("bad %s: %r" % (what, v))
         _choice(self.direction, DIRECTIONS, "dir")
@@ -259,11 +264,13 @@ class Snapshot(_Message):
         self.validate()
         return ["SNAP", self.epoch, str(self.seq), str(self.players), _opt(self.turn),
                 self.direction, "%x" % self.elim, _opt(self.total), _opt(self.pend),
-                _opt(self.colour), str(self.err), _opt(self.winner), self.mode]
+                _opt(self.colour), str(self.err), _opt(self.winner), self.mode] + (
+                    [] if self.credit is None else [str(self.credit)])
 
     @classmethod
     def from_fields(cls, fields):
-        _count(fields, 13, "SNAP")
+        if len(fields) != 14:
+            _count(fields, 13, "SNAP")
         players = _int(fields[3], 2, MAX_PLAYERS, "players")
         turn = None if fields[4] == "-" else _int(fields[4], 0, players - 1, "turn")
         elim_text = fields[6]
@@ -278,7 +285,8 @@ class Snapshot(_Message):
         winner = None if fields[11] == "-" else _int(fields[11], 0, players - 1, "winner")
         snap = cls(_hex8(fields[1], "epoch"), _int(fields[2], 1, 999999999, "seq"), players,
                    turn, fields[5], int(elim_text, 16), total, pend, colour,
-                   _int(fields[10], 0, 999999999, "err"), winner, fields[12])
+                   _int(fields[10], 0, 999999999, "err"), winner, fields[12],
+                   None if len(fields) == 13 or fields[13] == "-" else _int(fields[13], 0, players - 1, "credit"))
         snap.validate()
         return snap
 

@@ -16,6 +16,8 @@ config.BRIGHTNESS_CAP to every channel when it writes the ring.
   it owes something (pend: Play k, a draw, roulette); the direction of play is a cyan pixel
   stepping round the ring (cw or ccw) every CHASE_STEP_MS; with an active UNO colour the
   free pixels glow faintly in that colour; game over: the winner's pixel blinks green;
+- `credit` (the seat the camera credited with a card played out of turn) flashes in magenta,
+  fast, over whatever that seat shows;
 - `picking` (a colour name) is the colour chosen locally with the COLOUR button: the whole
   ring glows in it until it is confirmed.
 
@@ -28,6 +30,7 @@ alternating with what would be shown. Alternation period: ALTERNATE_MS.
 
 CHASE_STEP_MS = 250
 BLINK_MS = 400
+FLASH_MS = 150
 ALTERNATE_MS = 1000
 WAIT_STEP_MS = 120
 DANGER_TOTAL = 90
@@ -46,6 +49,7 @@ CHASE = (0, 90, 90)
 WAIT_DIM = (0, 0, 12)
 WAIT_DOT = (0, 0, 160)
 WIN = (0, 255, 0)
+CREDIT = (255, 0, 200)
 
 # cue names, most important first: only one sound plays at a time
 CUES = ("win", "bust", "illegal", "danger", "turn")
@@ -141,6 +145,8 @@ def ring(snap, now_ms: int, pixels: int, lost: bool = False,
         if snap.pend is not None and not blink_on:
             bright = _scaled(bright, 1, 8)
         out[seat_px[snap.turn]] = bright
+    if snap.credit is not None and (now_ms // FLASH_MS) % 2 == 0:
+        out[seat_px[snap.credit]] = CREDIT
     return out
 
 
