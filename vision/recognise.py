@@ -71,8 +71,10 @@ class RecogniserConfig:
     these (tools/eval_photos.py --reader, --veto)."""
     reader: str = "both"          # "classic", "model", or "both" (each checks the other)
     min_confidence: float = 0.6   # "model": the learned reader's floor when it reads alone
-    veto: float = 0.01            # "both": a code the learned reader gives less than this is vetoed
-    sure_alone: float = 0.97      # "both": the learned reader alone, where the classic one declines
+    # set on the dev photos (tools/eval_photos.py --mode builtin --veto V --sure-alone S): 0.001
+    # keeps every right reading the classic reader makes there and vetoes one wrong code of four
+    veto: float = 0.001           # "both": a code the learned reader gives less than this is vetoed
+    sure_alone: float = 0.9       # "both": the learned reader alone, where the classic one declines
 
 
 Likely = tuple[tuple[str, float], ...]
