@@ -122,6 +122,7 @@ class TableController:
                              "from; once more, please")
             return
         self.session.submit(self.seat_map.as_record())
+        self.publish(None)
         nxt = self.seat_map.calibrating
         self.notice(f"seat calibration: {self.names[seat]} done" + (
             f"; {self.names[nxt]}, your turn" if nxt is not None else
@@ -198,6 +199,7 @@ class TableController:
         seat = call.seat if call.seat is not None else (expected if no_jump else None)
         if seat is not None and self.seat_map.learn(seat, bearing, bearing_confidence):
             self.session.submit(self.seat_map.as_record())
+            self.publish(None)  # the outputs see every record, the seat map's too
 
     def _ask(self, ask: Ask, why: str) -> None:
         self.asking = ask

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..evidence import PILE_CHANGES, pictures_for
-from ..record import RecordHeader
+from ..record import TABLE_RECORD_TYPES, RecordHeader
 from ..referee import Referee, Verdict
 from ..replay_cmd import replay
 from ..rules import ruleset_class
@@ -152,6 +152,8 @@ def game_figures(header: RecordHeader, records: list[dict[str, Any]]) -> GameFig
             if last_illegal is not None:
                 taken_back[last_illegal] = index
             last_illegal = None
+        elif kind in TABLE_RECORD_TYPES:
+            pass  # another table record (the camera's seat map): no play, nothing to count
         else:
             illegal = after.get("illegal")
             seat = _seat_of(rec, before, after)

@@ -15,7 +15,7 @@ import pytest
 
 from tableref.evidence import evidence_dir, picture_name
 from tableref.game_script import DEMO_SETUP, REQUIRED, find_game
-from tableref.record import read_record
+from tableref.record import TABLE_RECORD_TYPES, read_record
 from tableref.referee import Referee
 from tableref.report.cmd import figures_of
 from tableref.report.plots import game_plots
@@ -47,7 +47,7 @@ def replayed(journal: pathlib.Path) -> list[dict]:
     for rec in records:
         if rec["type"] == "undo":
             ref.pop()
-        elif rec["type"] != "taken_back":
+        elif rec["type"] not in TABLE_RECORD_TYPES:  # taken_back, seat_map: no game event
             ref.push(rec)
         states.append(ref.state)
     return states

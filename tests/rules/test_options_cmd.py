@@ -98,9 +98,9 @@ def test_a_deck_typed_as_a_number_is_the_deck_of_that_name() -> None:
 
 def test_one_set_of_game_names_with_the_old_spelling_kept() -> None:
     assert canonical_game("ono99") == "ono99_2022" == canonical_game("ono99_2022")
-    assert demo_game("ono99") == "ono99_2022" and demo_game("uno") == "uno"
-    with pytest.raises(UserError, match="the demo plays ono99_2022 or uno, not ena"):
-        demo_game("ena")
+    assert demo_game("ono99") == "ono99_2022" and demo_game("uno") == "uno" and demo_game("ena") == "ena"
+    with pytest.raises(UserError, match="the demo plays ono99_2022 or uno or ena, not uno_no_mercy"):
+        demo_game("uno_no_mercy")
     assert resolve({"game": "ono99", "players": 3}, env={}).game == "ono99_2022"  # run --game ono99
 
 

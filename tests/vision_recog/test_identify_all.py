@@ -39,7 +39,7 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int
 def test_spread_hands_read_in_place(overlap: float, share: float) -> None:
     right, total, wrong, reports = _score(Recogniser("uno"), 11, 4, overlap)
     assert right >= share * total, f"{right}/{total} read in place"
-    assert wrong <= max(1, 0.06 * reports), f"{wrong}/{reports} reports wrong"
+    assert wrong <= max(2, 0.06 * reports), f"{wrong}/{reports} reports wrong"
 
 
 def test_identify_all_cli_one_line_per_card(tmp_path) -> None:

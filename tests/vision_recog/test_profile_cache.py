@@ -26,7 +26,7 @@ def test_a_new_profile_replaces_the_cached_ones_of_older_code(tmp_path, monkeypa
     tiny = profiles.Profile("builtin", np.eye(2, dtype=np.float32), ["1", "2"], ["red-1", "red-2"])
     monkeypatch.setenv("TABLEREF_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(profiles, "_BUILTIN", None)
-    monkeypatch.setattr(profiles, "build_builtin", lambda: tiny)
+    monkeypatch.setattr(profiles, "build_builtin", lambda **_: tiny)
     (tmp_path / "builtin-f7-r23.npz").write_bytes(b"from older code")
     assert profiles.builtin_profile() is tiny
     assert [p.name for p in tmp_path.glob("builtin-*.npz")] == [f"builtin-{profiles.BUILTIN_VERSION}.npz"]
