@@ -48,6 +48,7 @@ class Scoreboard:
         self.venue = Venue(self.store, self._ask, self.hub.put, say)
         self.server = WebServer(self.hub, web, page="scoreboard.html")
         self.client: Any = None
+        self.lock = threading.Lock()  # the venue is fed by paho's thread and ticked by the main one
 
     def start(self) -> "Scoreboard":
         self.server.start()
@@ -59,7 +60,12 @@ class Scoreboard:
         base = "/".join(self.url.path)
         for kind in ("records", "state", "status"):
             self.client.subscribe(f"{base}/+/{kind}", qos=1)
-        self.venue.resume_asking()
+        with self.lock:
+            self.venue.resume_asking()
+
+    def tick(self) -> None:
+        with self.lock:
+            self.venue.tick()
 
     def _ask(self, table: str, game: str, start: int) -> None:
         if self.client is not None:
@@ -67,6 +73,10 @@ class Scoreboard:
                                 topics.dumps({"game": game, "from": start}), qos=1)
 
     def _message(self, client: Any, userdata: Any, msg: Any) -> None:
+        with self.lock:
+            self._take(msg)
+
+    def _take(self, msg: Any) -> None:
         where = topics.split_topic(self.url.path, msg.topic)
         if where is None or where[1] == "resend":
             if where is None:
@@ -108,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         f"{db} ({games} game{'s' * (games != 1)} kept)")
     try:
         while not stop.wait(0.5):
-            pass
+            board.tick()
     except KeyboardInterrupt:
         pass
     finally:

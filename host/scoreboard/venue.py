@@ -145,6 +145,15 @@ class Venue:
                 g.asked = (-1, 0.0)
                 self._ask(g, now)
 
+    def tick(self, now: float | None = None) -> None:
+        """Called every fraction of a second: a game still missing records asks again. An ask
+        can be lost (the table was not connected to hear it, the broker restarted), and once a
+        table has finished nothing else would arrive to make the game ask."""
+        now = time.time() if now is None else now
+        for g in self.games.values():
+            if g.waiting or g.extra.get("index", 0) > g.applied:
+                self._ask(g, now)
+
     # -- the parts -----------------------------------------------------------------------------
     def _start(self, tbl: str, msg: dict[str, Any], now: float) -> bool:
         """A game not seen before: from its header (index 0 or a state message), else ask for it."""

@@ -75,10 +75,8 @@ def test_a_venue_of_three_tables_equals_their_journals(broker: Broker, tmp_path:
     assert "Traceback" not in err
 
 
-# Both passed in the helper's runs and in mine, then timed out (scoreboard 60 s behind the
-# journals) in the final clean-clone run and once more after it: a race in resending after the
-# broker goes away, left open in the session note rather than guessed at in the last minutes.
-@pytest.mark.skip(reason="the scoreboard fell behind after the broker went away in the last runs: open (session note)")
+# Without the scoreboard's tick this failed about one run in three: its asks for the records the
+# dead broker had acknowledged but not delivered went out before the table was back to hear them.
 @pytest.mark.parametrize("how", ["kill", "stop"])
 def test_the_broker_goes_away_mid_game_and_nothing_is_lost(broker: Broker, tmp_path: pathlib.Path, how: str) -> None:
     said: list[str] = []
