@@ -233,9 +233,10 @@ def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, 
                        remote=outs.commands)
         view.prompt = loop.prompt
         ctrl.read_hand = loop.read_hand
+        from .vision.pile_region import RegionError
         try:
             loop.run()
-        except ValueError as exc:  # the watcher's region is outside the frame
+        except RegionError as exc:
             raise UserError(f"{settings.source}: {exc}") from None
         except KeyboardInterrupt:
             interrupted = True  # Ctrl-C: the same way out as q, with the same hint

@@ -13,6 +13,10 @@ from .cardface import ASPECT
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 
 
+class RegionError(ValueError):
+    """A --region the frame cannot hold: said as one line, unlike a bug's ValueError."""
+
+
 @dataclass
 class PileRegion:
     width: int

@@ -44,6 +44,7 @@ def _recogniser(deck: str):
 
 def run(args: argparse.Namespace) -> int:
     from .sources import open_source
+    from .pile_region import RegionError
     from .watcher import PileWatcher
 
     source = open_source(args.source, fps=args.fps)
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         for frame in source:
             try:
                 events = watcher.feed(frame.index, frame.t, frame.image)
-            except ValueError as exc:  # a region outside the frame
+            except RegionError as exc:
                 raise UserError(f"{args.source}: {exc}") from None
             for ev in events:
                 if args.json:

@@ -44,7 +44,7 @@ from .cardface import ASPECT
 from .find_card import quad_iou
 from .motion import (SATURATED, MotionConfig, Normaliser, View, brightness_change, change_mask, chroma_change, clean,
                      settled_change)
-from .pile_region import Box, PileRegion
+from .pile_region import Box, PileRegion, RegionError
 from .top_card import Reading, read_top_card
 
 log = logging.getLogger(__name__)
@@ -165,7 +165,7 @@ class PileWatcher:
             s = self._norm.scale
             fixed = (max(0, int(x * s)), max(0, int(y * s)), min(sw, int((x + rw) * s + 1)), min(sh, int((y + rh) * s + 1)))
             if fixed[2] - fixed[0] < 4 or fixed[3] - fixed[1] < 4:
-                raise ValueError(f"region {self._region_arg} is outside the {w}x{h} frame or too small")
+                raise RegionError(f"region {self._region_arg} is outside the {w}x{h} frame or too small")
         self.region = PileRegion(sw, sh, fixed)
         self._trail = BearingTrail((sw, sh), self.config.motion) if self.config.bearings else None
         area = sw * sh
