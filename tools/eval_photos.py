@@ -33,7 +33,8 @@ import numpy as np
 
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
 from tableref.vision.find_card import find_cards, warp_card
-from tableref.vision.profiles import Profile, build_builtin, build_enrolled, builtin_profile
+from tableref.vision.enrolment import build_enrolled
+from tableref.vision.profiles import Profile, build_builtin, builtin_profile
 from tableref.vision.recognise import Recogniser, RecogniserConfig
 
 CONFIG = RecogniserConfig()  # set from the command line (--reader, --veto, --sure-alone)

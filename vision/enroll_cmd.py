@@ -1,8 +1,10 @@
 """`tableref enroll --deck NAME SOURCE`: teach the recogniser a physical deck.
 
 SOURCE is a folder of labelled shots (a `labels.csv` with columns file,label, or file names
-that start with the card code: `red-7.jpg`, `red-7_2.jpg`, `wild_draw4 (1).png`), or a
-camera (`camera:0`, or just `0`): the command then asks for each card of `--cards` in turn.
+that start with the card code: `red-7.jpg`, `red-7_2.jpg`, `wild_draw4 (1).png`), or a live
+source (`camera:0` or just `0`; also a video or `dir/%04d.png` of the cards in turn): the
+command then asks for each distinct face of `--cards` once and reads each shot back at once,
+so a shot with no card, or of the wrong card, is taken again.
 The profile is stored in the user data directory and selected with `identify --deck NAME`.
 A shot that cannot be read, or that shows no card, gets one error line and is left out; the
 exit status is then 1 (SOME_FAILED), and 2 when no shot was usable (STYLE.md E8).
@@ -14,8 +16,11 @@ import csv
 import pathlib
 import re
 import sys
+from typing import Any, Callable, Iterator
 
 from tableref.errors import Exit, UserError
+
+LIVE_DRAIN = 5  # frames read from a live camera per shot: the last one is the picture
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -80,41 +85,75 @@ def _from_folder(folder: pathlib.Path, codes: list[str]) -> tuple[list, int]:
     return shots, errors
 
 
-def _from_camera(index: int, codes: list[str]) -> tuple[list, int]:
-    import cv2
+def _next_frame(frames: Iterator[Any], live: bool) -> Any:
+    """The picture to learn: the next frame of a video, the newest of a live camera (a webcam
+    keeps a few frames queued, taken before the card was laid)."""
+    frame = None
+    for _ in range(LIVE_DRAIN if live else 1):
+        frame = next(frames, None)
+        if frame is None:
+            break
+    return None if frame is None else frame.image
 
+
+def _from_stream(spec: str, codes: list[str], deck: str, learner: Any, ask: Callable[[str], str] = input) -> None:
+    """Each distinct face of `codes` once, shot from a live source (a camera, or a video of
+    the cards in turn), read back at once: a shot with no card or of the wrong card is taken
+    again. Learns into `learner`."""
+    from .enrolment import check_shot
     from .find_card import find_cards
+    from .recognise import Recogniser
+    from .sources import CameraSource, open_source
 
-    cap = cv2.VideoCapture(index)
-    if not cap.isOpened():
-        raise UserError(f"camera {index}: cannot open it")
-    shots = []
+    source = open_source(spec)
+    frames = iter(source)
+    live = isinstance(source, CameraSource)
+    answer = ""
     try:
         for i, code in enumerate(codes, start=1):
+            pending = None  # a shot the read-back doubted, kept if the person says so (k)
             while True:
-                answer = input(f"[{i}/{len(codes)}] put {code} under the camera, Enter to shoot (s = skip, q = stop): ")
-                if answer.strip().lower() in ("s", "q"):
+                try:
+                    answer = ask(f"[{i}/{len(codes)}] put {code} under the camera, Enter to shoot "
+                                 "(s = skip, q = stop): ").strip().lower()
+                except EOFError:
+                    answer = "q"
+                if answer in ("s", "q"):
                     break
-                ok, frame = cap.read()
-                if not ok or frame is None:
-                    raise UserError(f"camera {index}: no picture")
-                if find_cards(frame):
-                    shots.append((frame, code, f"camera:{index} {code}"))
-                    break
-                print("  no card found in the picture; try again", file=sys.stderr)
-            if answer.strip().lower() == "q":
+                said = f"kept as {code}"
+                if answer == "k" and pending is not None:
+                    frame = pending
+                else:
+                    frame = _next_frame(frames, live)
+                    if frame is None:
+                        print(f"{spec}: no more pictures; stopping at {code}", file=sys.stderr)
+                        return
+                    reader = Recogniser(deck, extra=learner.profile() if learner.xs else None)
+                    found = bool(find_cards(frame))
+                    check = check_shot(code, reader.identify(frame), found)
+                    said = check.text
+                    if not check.keep:
+                        print(f"  {check.text}", file=sys.stderr)
+                        pending = frame if found else None
+                        continue
+                try:
+                    learner.add(frame, code)
+                except LookupError as exc:  # what the finder outlined is table, not a card
+                    print(f"  {exc}", file=sys.stderr)
+                    pending = None
+                    continue
+                print(f"  {said}", file=sys.stderr)
+                break
+            if answer == "q":
                 break
     finally:
-        cap.release()
-    return shots, 0
+        source.close()
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from .cardface import DECKS, all_codes
-    from .profiles import enrol_samples, profile_path, Profile
-    from .classify_symbol import rank_key
+    from .enrolment import Learner
+    from .profiles import profile_path
 
     try:
         path = profile_path(args.deck)
@@ -124,31 +163,26 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--deck {args.deck}: that name is a built-in deck; choose another name")
     if args.cards not in DECKS:
         raise UserError(f"--cards {args.cards}: unknown deck (known: {', '.join(DECKS)})")
-    camera = re.fullmatch(r"(?:camera:)?(\d+)", args.source)
-    if camera:
-        shots, errors = _from_camera(int(camera.group(1)), all_codes(args.cards))
-    else:
-        folder = pathlib.Path(args.source)
-        if not folder.is_dir():
-            raise UserError(f"{folder}: no such folder (give a folder of labelled shots or camera:N)")
+    learner = Learner(args.deck)
+    errors = 0
+    folder = pathlib.Path(args.source)
+    if folder.is_dir() and not any(ch in args.source for ch in "%"):
         shots, errors = _from_folder(folder, all_codes("all"))
-    rng = np.random.default_rng(7)
-    xs, labels, codes = [], [], []
-    for n, (image, code, name) in enumerate(shots, start=1):
-        try:
-            feats = enrol_samples(image, code, rng)
-        except LookupError as exc:
-            print(f"tableref: error: {name}: {exc}", file=sys.stderr)
-            errors += 1
-            continue
-        xs += feats
-        labels += [rank_key(code)] * len(feats)
-        codes += [code] * len(feats)
-        print(f"\rlearning {n}/{len(shots)} ({code})        ", end="", file=sys.stderr)
-    print(file=sys.stderr)
-    if not xs:
+        for n, (image, code, name) in enumerate(shots, start=1):
+            try:
+                learner.add(image, code)
+            except LookupError as exc:
+                print(f"tableref: error: {name}: {exc}", file=sys.stderr)
+                errors += 1
+                continue
+            print(f"\rlearning {n}/{len(shots)} ({code})        ", end="", file=sys.stderr)
+        print(file=sys.stderr)
+    else:
+        camera = re.fullmatch(r"camera:(\d+)", args.source)
+        _from_stream(camera.group(1) if camera else args.source, all_codes(args.cards), args.cards, learner)
+    if not learner.xs:
         raise UserError(f"{args.source}: no usable shots, profile not written")
-    profile = Profile(args.deck, np.stack(xs), labels, codes, {"shots": len(shots) - errors})
+    profile = learner.profile()
     profile.save(path)
-    print(f"deck {args.deck}: {len(set(codes))} cards from {len(shots) - errors} shots -> {path}")
+    print(f"deck {args.deck}: {len(set(learner.codes))} cards from {learner.shots} shots -> {path}")
     return Exit.SOME_FAILED if errors else Exit.OK
