@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "classes": names, "input": {"width": card_model.INPUT_W, "height": card_model.INPUT_H,
                                     "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
+        "generator": reader_data.VERSION,  # the image generator's version it was trained on
         "temperature": round(temperature, 4), "seed": args.seed, "train_samples": args.train,
         "val_samples": args.val, "val_seed": args.seed + 1, "epochs": args.epochs, "parameters": n_params,
         "embedding_dim": args.embed, "torch_version": torch.__version__,

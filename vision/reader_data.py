@@ -208,8 +208,9 @@ def _finder_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out.astype(np.float32)
 
 
-def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None) -> np.ndarray:
-    """The rectified 128x200 BGR view of `code` after a random trip through a camera."""
+def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A photo of `code` on a random table after a random trip through a camera, and the
+    card's true outline in it (also what bench/bench_calibration.py reads whole)."""
     codes = codes or all_codes("all")
     short = _card_short(rng)
     scene, quad = _place(rng, short)
@@ -222,7 +223,12 @@ def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = N
         scene = _shade(scene, rng)
     if rng.random() < 0.3:
         scene = _glare(scene, rng, quad)
-    scene = camera_effects(scene, rng, strength=float(rng.uniform(0.3, 1.2)))
+    return camera_effects(scene, rng, strength=float(rng.uniform(0.3, 1.2))), quad
+
+
+def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None) -> np.ndarray:
+    """The rectified 128x200 BGR view of `code` after a random trip through a camera."""
+    scene, quad = card_scene(code, rng, codes)
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
 
 

@@ -69,6 +69,7 @@ def test_recorded_validation_figure_is_reproduced(model: CardModel) -> None:
     """The first validation samples are made again from their seed and read: the accuracy
     matches what the training run recorded (a different cv2 build may draw a pixel apart)."""
     val = model.meta["validation"]
+    assert model.meta.get("generator") == reader_data.VERSION, "the generator changed: retrain the shipped model"
     images, labels = reader_data.dataset(model.meta["val_seed"], 0, CHECK_SAMPLES)
     p = model.probabilities_shrunk(shrink(images), both_ends=False)
     accuracy = float((p.argmax(axis=1) == labels).mean())
