@@ -69,3 +69,36 @@ def test_a_restored_watcher_seeks_and_sees_the_rest_as_the_uninterrupted_one(see
         assert frames[0].index == frame + 1
         rest = [e for e in _events(restored, frames) if e[2] > last]
         assert rest == [e for e in whole if e[2] > last], f"restored at frame {frame}"
+
+
+class NoContainerSeek:
+    """A real capture whose container seek fails, as with some files: frames are skipped by decoding."""
+
+    def __init__(self, cap: Any) -> None:
+        self.cap = cap
+
+    def set(self, prop: int, value: float) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cap, name)
+
+
+@pytest.mark.parametrize("ext, container_seek", [("mp4", True), ("avi", True), ("mp4", False)])
+def test_a_video_file_seeks_to_the_exact_frame(ext: str, container_seek: bool, tmp_path: pathlib.Path) -> None:
+    import numpy as np
+
+    from tableref.vision.synth.clip_writer import write_video
+    from tableref.vision.synth.scene import SynthScene, parse_spec
+
+    video = tmp_path / f"clip.{ext}"
+    write_video(SynthScene(parse_spec("synth:seed=3,size=320x240,duration=4")), video)
+    frames = list(open_source(str(video)))
+    for k in (1, 17, len(frames) - 2):
+        source = open_source(str(video))
+        if not container_seek:
+            source._cap = NoContainerSeek(source._cap)  # type: ignore[attr-defined]
+        source.seek(k)  # type: ignore[attr-defined]
+        got = list(source)
+        assert [f.index for f in got] == [f.index for f in frames[k:]]
+        assert all(np.array_equal(a.image, b.image) for a, b in zip(got, frames[k:]))
