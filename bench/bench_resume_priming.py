@@ -27,12 +27,16 @@ def main() -> int:
         # the uninterrupted run: the watcher's state saved after each event, as `run` does
         checkpoint = WatchCheckpoint(pathlib.Path(tmp) / "game.jsonl", video)
         watcher = PileWatcher(recogniser)
-        saved = last = 0
+        saved = last = saves = 0
+        saving = 0.0
         for f in open_source(video):
             events = watcher.feed(f.index, f.t, f.image)
             if events:
                 saved, last = f.index, max(e.frame for e in events)
+                start = time.perf_counter()
                 checkpoint.save(watcher, saved, last)
+                saving += time.perf_counter() - start
+                saves += 1
         start = time.perf_counter()
         for f in open_source(video):
             if f.index > saved:
@@ -55,9 +59,11 @@ def main() -> int:
         first = next(iter(source))
         seek = time.perf_counter() - start
         assert first.index == saved + 1
+        size = checkpoint.path.stat().st_size
     print(f"resumed at frame {saved + 1} ({saved / 15.0:.0f} s of video): priming = {prime / decode:.2f} x "
           f"decoding those frames; restore + seek = {seek / decode:.3f} x decoding; "
-          f"seek is {prime / seek:.0f} x faster than priming")
+          f"seek is {prime / seek:.0f} x faster than priming; the {saves} saves of the watcher's state "
+          f"({size / 1e6:.1f} MB the last) while watching = {saving / decode:.2f} x decoding")
     return 0
 
 
