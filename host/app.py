@@ -228,9 +228,11 @@ def _referee(args: argparse.Namespace, settings: RunSettings, header: dict[str, 
         from .evidence import EvidenceRecorder, evidence_dir, observe
         evidence = EvidenceRecorder(evidence_dir(settings.journal), lambda: watcher.region_box)
         observe(ctrl, evidence)
+        from .watch_checkpoint import WatchCheckpoint
         loop = RunLoop(ctrl, source, watcher, keys, preview, speed=args.speed, skip_through_frame=skip,
                        wait_when_asking=replayable, confirm=args.confirm and replayable, on_frame=evidence.frame,
-                       remote=outs.commands)
+                       remote=outs.commands,
+                       checkpoint=WatchCheckpoint(settings.journal, source.description) if replayable else None)
         view.prompt = loop.prompt
         ctrl.read_hand = loop.read_hand
         from .vision.pile_region import RegionError

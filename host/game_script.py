@@ -14,7 +14,7 @@ the synthetic scene generator (tableref.vision.synth), card by card as scripted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from .actions import action_event, button_event, landed_event, refusal
 from .referee import Referee
@@ -177,6 +177,7 @@ DEMO_SETUP: dict[str, dict[str, Any]] = {
     "uno": {"players": 4, "options": {"target_score": 1}, "misplay_rate": 0.03},
     "ena": {"players": 4, "options": {"target_score": 1}, "misplay_rate": 0.1},
 }
+LINGER_S = 2.0  # the pile lies still this long where a hand is scored (game_scene's linger)
 CAMERA_SEAT_GAMES = ("ena",)  # demo games whose out-of-turn cards the camera credits (find_game camera_seats)
 LEARN_PLAYS = 3  # in-turn cards each seat plays before the camera must credit one out of turn
 
@@ -212,11 +213,14 @@ def find_game(game: str, players: int, options: dict[str, Any], required: set[st
 
 
 # -- the pile video ------------------------------------------------------------------------
-def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps: float = 15.0) -> Any:
+def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps: float = 15.0,
+               linger: Collection[int] = ()) -> Any:
     """A SynthScene whose pile receives exactly the game's cards (and loses the taken-back ones).
 
     Returns the scene; `scene.ground_truth()["events"]` lists each landing/removal with the
-    frame at which it has settled."""
+    frame at which it has settled, and `scene.step_ends` the frame at which each camera
+    step's hand has left. After the camera steps in `linger` (their indices) the pile lies
+    still for LINGER_S (the table scores a hand there)."""
     import numpy as np
 
     from .vision.synth.scene import SceneParams, SynthScene
@@ -230,13 +234,17 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
                       players=tg.header["players"])
     f = b.frames(0.4, 0.8)
     camera = [s for s in tg.steps if s.kind in ("land", "remove")]
+    ends: list[int] = []
     for i, step in enumerate(camera):
         if step.kind == "land":
             b.codes = [step.card]  # the builder picks its card from `codes`: give it the game's card
             a = b.add("land", f, seat=step.seat)
         else:
             a = b.add("remove", f, seat=step.seat)
-        if i % 9 == 4:  # now and then a hand passes over the pile without playing
+        ends.append(a.end)
+        if i in linger:
+            f = a.end + round(LINGER_S * fps)
+        elif i % 9 == 4:  # now and then a hand passes over the pile without playing
             f = b.add("pass", a.end + b.frames(0.1, 0.3)).end + b.frames(0.1, 0.3)
         else:
             f = a.end + b.frames(0.1, 0.35)
@@ -246,4 +254,5 @@ def game_scene(tg: TableGame, seed: int, size: tuple[int, int] = (640, 480), fps
     script.events = truth_events(b.actions, fps)
     script.seat_bearings = b.seats.bearings()
     scene.use_script(script)
+    scene.step_ends = ends
     return scene

@@ -11,14 +11,23 @@ answer. An input a card on the pile may give instead (a pass or the drawn card, 
 may be stacked) holds the video until it comes or until a lone Enter lets the video go on. A
 live camera cannot wait: it keeps watching while the screen and the board say what is awaited.
 
-Resuming from a file: the journal's camera records carry the frame they came from. The loop
-first feeds every frame up to the last journaled one to the watcher and drops its events, so
-the watcher is primed on the pile exactly as it looked there (its reference image, the history
-it needs to tell a take-back from a landing, the grown region, the card size it has read),
-then watches live from the next frame. Nothing already journaled is seen twice and nothing
-after it is missed. The recogniser stays attached while priming: the outline of each card
-read sets the card size the watcher goes on with, so without it the watcher would come out
-of priming in another state than the uninterrupted run, and could see later frames otherwise.
+The end of a hand is scored by showing the hands: while the referee waits for the hands
+still to be scored, the frames go to no pile watcher (hands spread on the table are no pile)
+but to a look-out for a new view that has settled (tableref.vision.settled_view); each is
+read whole (Recogniser.identify_all) and offered as the next seat's hand, and the video waits
+until Enter accepts it or the person types the cards. `<seat> v` alone reads the newest frame
+for that seat.
+
+Resuming from a file: the journal's camera records carry the frame they came from, and the
+watcher's state is saved beside the journal after each frame that journals one
+(tableref.watch_checkpoint). A resume restores that state, seeks the video to the frame after
+it and reads on: nothing already journaled is seen twice and nothing after it is missed. If
+the saved state is older than the journal's last camera record (a kill between the two
+writes), the frames from it up to that record are fed to the watcher and its events dropped
+(priming); without a saved state (an older journal) priming starts at the first frame. The
+recogniser stays attached while priming: the outline of each card read sets the card size
+the watcher goes on with, so without it the watcher would come out of priming in another
+state than the uninterrupted run, and could see later frames otherwise.
 """
 from __future__ import annotations
 
@@ -30,6 +39,8 @@ from .awaited import describe
 from .keyboard import CommandError, KeyReader, parse_command
 from .table_app import TableController
 from .terminal_view import CONFIRM_HELP, prompt_line
+from .vision.settled_view import SettledViews
+from .watch_checkpoint import WatchCheckpoint
 
 FLUSH_BOARD_S = 5.0  # at the end: how long to wait for the board to ack the final state (> the link's 4 s retry)
 
@@ -39,7 +50,7 @@ class RunLoop:
                  keys: KeyReader | None = None, preview: Any = None, speed: float = 0.0,
                  skip_through_frame: int | None = None, wait_when_asking: bool = False,
                  confirm: bool = False, on_frame: Callable[[Any], None] | None = None,
-                 remote: "queue.Queue[str] | None" = None) -> None:
+                 remote: "queue.Queue[str] | None" = None, checkpoint: WatchCheckpoint | None = None) -> None:
         self.ctrl = ctrl
         self.on_frame = on_frame  # sees each live frame before the watcher (evidence pictures)
         self.remote = remote  # command lines from the live page's control (token checked there)
@@ -49,6 +60,7 @@ class RunLoop:
         self.preview = preview
         self.speed = speed
         self.skip_through_frame = skip_through_frame
+        self.checkpoint = checkpoint  # the watcher's state saved after each camera record (seek on resume)
         self.wait_when_asking = wait_when_asking  # a video cannot be straightened: wait for the answer
         self.confirm = confirm  # review a recording: wait for Enter (or a correction) after each camera event
         self.confirming = False
@@ -56,16 +68,45 @@ class RunLoop:
         self.paused_for: str | None = None   # what the video waits for (shown once per pause)
         self.may_go_on = False               # ... and a lone Enter lets it go on (a card may answer)
         self.quit = False
+        self._saved_for: int | None = None  # the journal's last camera frame when the watcher was last saved
+        self.resumed_at: int | None = None  # the frame a resume sought to (None: read from the start)
         self.frames_seen = 0
         self.last_image: Any = None  # the newest frame: a hand spread for scoring is read from it
+        self.hand_views: SettledViews | None = None  # at the end of a hand: when a spread hand has settled
 
     def read_hand(self, seat: int) -> list[str] | None:
         """Every card in the camera's view now (a hand spread under it for scoring), or None
         when there is no frame or no recogniser to read it with."""
-        recogniser = getattr(self.watcher, "recogniser", None)
-        if self.last_image is None or recogniser is None:
+        if self.last_image is None or not self.reads_hands:
             return None
-        return [r.card for r in recogniser.identify_all(self.last_image) if r.card is not None]
+        return self._read_cards(self.last_image)
+
+    @property
+    def reads_hands(self) -> bool:
+        return getattr(self.watcher, "recogniser", None) is not None
+
+    def _read_cards(self, image: Any) -> list[str]:
+        """Every card read in `image`, listed by code (a journal's hand does not depend on
+        where each card lay)."""
+        return sorted(r.card for r in self.watcher.recogniser.identify_all(image) if r.card is not None)
+
+    def scoring_hands(self) -> bool:
+        """Whether the camera looks for hands now (the referee waits for hands to be shown)."""
+        return self.reads_hands and any(a.kind == "reveal" for a in self.ctrl.awaited())
+
+    def _look_for_hands(self, image: Any) -> bool:
+        """At the end of a hand, the frame goes to the look-out for spread hands, not the pile
+        watcher; a new spread, once still, is read and offered. False: not the end of a hand."""
+        if not self.scoring_hands():
+            self.hand_views = None
+            return False
+        if self.hand_views is None:
+            self.hand_views = SettledViews()
+        if self.hand_views.feed(image) and self.ctrl.offered is None:
+            cards = self._read_cards(image)
+            if cards:
+                self.ctrl.offer_hand(cards)
+        return True
 
     # -- the parts of one step -------------------------------------------------------------
     def handle_frame(self, frame: Any) -> None:
@@ -73,6 +114,8 @@ class RunLoop:
         self.last_image = frame.image
         if self.on_frame is not None:
             self.on_frame(frame)
+        if self._look_for_hands(frame.image):
+            return
         before = len(self.ctrl.session.records)
         for ev in self.watcher.feed(frame.index, frame.t, frame.image):
             if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:
@@ -81,6 +124,11 @@ class RunLoop:
                 self.ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence, ev.likely)
             elif ev.event == "removed":
                 self.ctrl.removed(ev.t, ev.frame)
+        if self.checkpoint is not None and len(self.ctrl.session.records) > before:
+            last = self.ctrl.session.last_frame
+            if last is not None and last > (self.skip_through_frame or -1) and last != self._saved_for:
+                self.checkpoint.save(self.watcher, frame.index, last)
+                self._saved_for = last
         if self.preview is not None:
             self.preview.show(frame.image, self.watcher.region_box, self.ctrl.last_card)
         if self.confirm and len(self.ctrl.session.records) > before:
@@ -104,6 +152,9 @@ class RunLoop:
 
     def handle_line(self, line: str) -> None:
         """One typed line, from the keyboard or the page's control."""
+        if not line.strip() and self.ctrl.offered is not None and not self.confirming:
+            self.ctrl.accept_hand()  # Enter: the hand shown is as the camera read it
+            return
         if not line.strip():
             # Enter: the person agrees with what the camera saw, and lets the video go on
             self.confirming = False
@@ -132,6 +183,18 @@ class RunLoop:
         self.ctrl.poll_board()
 
     # -- the whole run ---------------------------------------------------------------------
+    def _seek_saved(self) -> None:
+        """A resume: restore the watcher saved with the journal and seek to the frame after it."""
+        seek = getattr(self.frames, "seek", None)
+        if self.checkpoint is None or seek is None:
+            return
+        saved = self.checkpoint.restore(self.watcher, self.skip_through_frame)
+        if saved is not None:
+            seek(saved + 1)
+            self.resumed_at = saved + 1
+            self.ctrl.notice(f"resumed: the video goes on from frame {saved + 1} "
+                             f"(the journal's last camera record: frame {self.skip_through_frame})")
+
     def _fast_forward(self, it: Iterator[Any]) -> Any:
         """Prime the watcher on the frames already journaled; returns the first live frame."""
         for frame in it:
@@ -143,6 +206,8 @@ class RunLoop:
     def run(self) -> int:
         self.ctrl.publish("start" if not self.ctrl.session.records else "resumed")
         if self.frames is not None:
+            if self.skip_through_frame is not None:
+                self._seek_saved()
             it = iter(self.frames)
             first = self._fast_forward(it) if self.skip_through_frame is not None else None
             if self.confirm and self.ctrl.session.records:
@@ -172,7 +237,7 @@ class RunLoop:
     def prompt(self) -> str:
         """The screen's prompt line: what the keys are for now and the line being typed."""
         typed = self.keys.buffer if self.keys is not None else ""
-        return prompt_line(typed, self.paused_for is not None, self.may_go_on, self.confirming)
+        return prompt_line(typed, self.paused_for is not None, self.may_go_on, self.confirming, self.ctrl.offer_text())
 
     def waiting_for(self) -> tuple[str, bool] | None:
         """What a recording waits for now, in words, and whether a lone Enter lets it go on;
@@ -183,7 +248,12 @@ class RunLoop:
             return None
         if self.ctrl.asking is not None:
             return "the name of the card the camera cannot read", False
+        offer = self.ctrl.offer_text()
+        if offer is not None:
+            return offer, False
         items = self.ctrl.awaited()
+        if self.scoring_hands():  # the video goes on to the hands shown under the camera (the next
+            items = [item for item in items if item.kind not in ("reveal", "new_hand")]  # hand after them)
         what = "; ".join(describe(item, self.ctrl.names) for item in items)
         if any(item.blocks for item in items):
             return what, False

@@ -73,6 +73,7 @@ class TableController:
     seat_map: SeatMap | None = None       # None: the journal's last map, or an empty one
     credit: int | None = None             # the seat the camera credited with the last out-of-turn card
     seat_note: str = ""                   # why the last card went by turn order (shown with it)
+    offered: tuple[int, list[str]] | None = None  # a hand the camera read, offered as this seat's
 
     _awaited: tuple[int, list[Awaited]] | None = None
 
@@ -274,7 +275,7 @@ class TableController:
 
     def _reveal_shown(self, seat: int | None) -> bool:
         """`<seat> v` alone: score the hand spread under the camera (typing stays the fallback)."""
-        who = seat if seat is not None else next((a.seat for a in self.awaited() if a.kind == "reveal"), None)
+        who = seat if seat is not None else self._next_to_show()
         if who is None:
             self.notice(f"v: whose hand? type <seat> v; now: {self.what_now()}")
             return True
@@ -284,9 +285,36 @@ class TableController:
             self.notice(f"{self.names[who]}'s hand: {why}; type the cards: {who} v <card> <card> ...")
             return True
         self.notice(f"{self.names[who]}'s hand as read: {' '.join(cards) or 'no cards'} (u undoes it)")
-        if not self._refused({"type": "reveal", "seat": who, "cards": cards}):
-            self._submit({"type": "reveal", "seat": who, "cards": cards}, "camera")
+        self._reveal(who, cards)
         return True
+
+    def _next_to_show(self) -> int | None:
+        """The first seat whose hand the referee still waits to see."""
+        return next((a.seat for a in self.awaited() if a.kind == "reveal"), None)
+
+    def _reveal(self, seat: int, cards: list[str]) -> None:
+        if not self._refused({"type": "reveal", "seat": seat, "cards": cards}):
+            self._submit({"type": "reveal", "seat": seat, "cards": cards}, "camera")
+
+    def offer_hand(self, cards: list[str]) -> None:
+        """The camera read a hand spread under it: offer it as the next seat's, for Enter to accept."""
+        seat = self._next_to_show()
+        if seat is not None:
+            self.offered = (seat, list(cards))
+            self.publish(None)
+
+    def offer_text(self) -> str | None:
+        """The hand on offer in words, with the keys that accept or correct it."""
+        if self.offered is None:
+            return None
+        seat, cards = self.offered
+        return (f"{self.names[seat]}'s hand (seat {seat}) read as: {' '.join(cards)} -- Enter accepts; "
+                f"else type {seat} v and every card")
+
+    def accept_hand(self) -> None:
+        assert self.offered is not None
+        (seat, cards), self.offered = self.offered, None
+        self._reveal(seat, cards)
 
     def _refused(self, event: dict[str, Any]) -> bool:
         """A slip (a key that has nothing to do now) is said on the screen, never journaled."""
@@ -327,6 +355,8 @@ class TableController:
         return out
 
     def _after(self, out: Outcome, by: str) -> None:
+        if self.offered is not None and self.offered[0] != self._next_to_show():
+            self.offered = None  # that seat's hand was typed, or the hand is no longer scored
         line = self.describe(out, by)
         if out.changed:
             self.recent.append(line)

@@ -193,10 +193,14 @@ CONFIRM_HELP = ("Enter alone if right; else fix it first, each line with its Ent
                 "the right card, d 4, w 2), then Enter alone; a single key such as p or r acts at once")
 
 
-def prompt_line(typed: str, paused: bool = False, may_go_on: bool = False, confirming: bool = False) -> str:
-    """The line the cursor sits on: what the keyboard is for now, then what is being typed."""
+def prompt_line(typed: str, paused: bool = False, may_go_on: bool = False, confirming: bool = False,
+                offer: str | None = None) -> str:
+    """The line the cursor sits on: what the keyboard is for now, then what is being typed;
+    `offer`: a hand the camera read, for Enter to accept."""
     if confirming:
         head = f"confirm? {CONFIRM_HELP}"
+    elif offer is not None:
+        head = f"video paused - {offer}" if paused else offer
     elif paused and may_go_on:
         head = "video paused - answer what is waited for above, or Enter alone: a card comes instead"
     elif paused:

@@ -264,10 +264,14 @@ class Recogniser:
                                 [c.score for c in found if _card_shaped(c.quad)], [])
         if kept:
             sides = np.median([_side_lengths(k.quad) for k in kept if k.quad is not None], axis=0)
-            grown = [_card_around(c.quad, sides) for c in found
+            clear = [c.quad for c in found
                      if all(cv2.pointPolygonTest(k.quad.astype(np.float32).reshape(-1, 1, 2),
                                                  tuple(map(float, c.quad.mean(axis=0))), False) < 0
                             for k in kept if k.quad is not None)]
+            # the card either along the outline or lying as its nearest card found does: an
+            # outline may be a diagonal oval, and the cards of a spread lie alike
+            quads = [k.quad for k in kept if k.quad is not None]
+            grown = [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
             kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
         return kept
 
@@ -392,12 +396,20 @@ def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
     return min(w, h), max(w, h)
 
 
-def _card_around(quad: np.ndarray, sides: np.ndarray) -> np.ndarray:
+def _card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
     """A card of (short, long) `sides` centred on an outline, its long side along the
-    outline's (a card's oval and field lie along the card)."""
+    outline's (a card's field lies along the card), or along the card `like`'s."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
+    if like is not None:
+        _, (w, h), angle = cv2.minAreaRect(like.astype(np.float32).reshape(-1, 1, 2))
     size = (float(sides[0]), float(sides[1])) if h >= w else (float(sides[1]), float(sides[0]))
     return order_quad(cv2.boxPoints(((cx, cy), size, angle)))
+
+
+def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """The outline among `quads` whose centre is nearest `quad`'s."""
+    centre = quad.mean(axis=0)
+    return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
 
 
 def _apart(a: np.ndarray, b: np.ndarray) -> bool:

@@ -1,7 +1,9 @@
 """Frame sources: a camera, a video file, an image sequence, or a seeded synthetic scene.
 
 `open_source(spec)` returns an iterable of `Frame(index, t, image)`; for files and
-sequences `t` is video time (index / fps), for a camera it is seconds since opening.
+sequences `t` is video time (index / fps), for a camera it is seconds since opening. Files,
+sequences and synthetic scenes can `seek(index)` before they are read: the next frame read is
+that one (a resumed run goes on where it stopped).
 Bad input raises `UserError` with the path or index in the message.
 """
 from __future__ import annotations
@@ -101,13 +103,29 @@ class VideoFileSource:
         self.fps = float(fps) if fps and np.isfinite(fps) and 1 <= fps <= 1000 else DEFAULT_FPS
         self._cap: Any = cap
         self._first: np.ndarray | None = first
+        self._next = 1  # the index of the frame the capture reads next
+
+    def seek(self, index: int) -> None:
+        """Read from frame `index` on. The container's seek is used when the capture then
+        stands exactly there; otherwise the frames before it are decoded and dropped."""
+        if index <= 0 or self._cap is None:
+            return
+        self._first = None
+        with _quiet_opencv():
+            if self._cap.set(cv2.CAP_PROP_POS_FRAMES, index) and round(self._cap.get(cv2.CAP_PROP_POS_FRAMES)) == index:
+                self._next = index
+                return
+            self._cap.release()
+            self._cap = cv2.VideoCapture(self.path, cv2.CAP_FFMPEG)
+            self._next = 0
+            while self._next < index and self._cap.grab():
+                self._next += 1
 
     def __iter__(self) -> Iterator[Frame]:
-        index = 0
+        index = self._next
         if self._first is not None:
             yield Frame(0, 0.0, self._first)
             self._first = None
-            index = 1
         while self._cap is not None:
             with _quiet_opencv():
                 ok, img = self._cap.read()
@@ -149,9 +167,13 @@ class ImageSequenceSource:
         if not files:
             raise UserError(f"no images found for image sequence {spec}")
         self.files: list[pathlib.Path] = files
+        self._start = 0
+
+    def seek(self, index: int) -> None:
+        self._start = max(0, index)
 
     def __iter__(self) -> Iterator[Frame]:
-        for index, path in enumerate(self.files):
+        for index, path in enumerate(self.files[self._start:], self._start):
             img = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if img is None:
                 raise UserError(f"cannot read image {path} (frame {index} of sequence {self.description})")
@@ -247,12 +269,16 @@ class SynthSource:
         self.scene = SynthScene(parse_spec(spec))
         self.fps = self.scene.fps
         self.description = spec
+        self._start = 0
 
     def ground_truth(self) -> dict:
         return self.scene.ground_truth()
 
+    def seek(self, index: int) -> None:
+        self._start = max(0, index)
+
     def __iter__(self) -> Iterator[Frame]:
-        for i in range(self.scene.n_frames):
+        for i in range(self._start, self.scene.n_frames):
             yield Frame(i, i / self.fps, self.scene.frame(i))
 
     def close(self) -> None:

@@ -2,13 +2,16 @@
 terminal carries every key one at a time, with a person's pauses; the person reads the screen
 (the last full redraw) once it has been still for a moment, and answers what it asks from the
 game's truth and the journal so far: Enter when the camera saw right, `u` then `x <card>` when
-it misread, the name of a card it cannot read, and every input the camera cannot give."""
+it misread, the name of a card it cannot read, and every input the camera cannot give. At
+the end of a hand the person lets the video show the hands and checks what the screen says
+the camera read for each: Enter when it is the hand, else the hand typed."""
 from __future__ import annotations
 
 import os
 import pathlib
 import pty
 import random
+import re
 import select
 import subprocess
 import sys
@@ -16,11 +19,13 @@ import time
 from typing import Any
 
 from app_person import correction, due_lines, game_events, is_card
+from tableref.game_script import _typed
 from app_run_driver import journal_records
 
 TABLEREF = str(pathlib.Path(sys.executable).parent / "tableref")
 CLEAR = "\x1b[H\x1b[2J"
 QUIET_S = 0.4  # the screen has been still this long: the program waits for the person
+OFFER = re.compile(r"\(seat (\d+)\) read as: ([^\n]*?) -- Enter accepts")
 
 
 class PtyPerson:
@@ -32,6 +37,8 @@ class PtyPerson:
         self.ended = False        # the screen said the video is over
         self.typed: list[str] = []
         self.undone: str | None = None  # a misread card just undone: its right name comes next
+        self.hands_accepted: list[int] = []  # seats whose hand the camera read right (Enter)
+        self.hands_typed: list[int] = []     # ... and read wrong (the hand typed instead)
         master, slave = pty.openpty()
         self.master = master
         env = dict(os.environ, TERM="xterm", PYTHONUNBUFFERED="1")
@@ -87,12 +94,26 @@ class PtyPerson:
         if len(done) == len(self.expected):
             return "q" if self.ended else ("" if confirming else None)
         nxt = self.expected[len(done)]
+        offer = OFFER.search("\n".join(prompt))
+        if offer is not None:
+            return self.check_hand(int(offer.group(1)), offer.group(2).split(), nxt)
+        if nxt["type"] == "reveal" and not self.ended:
+            return "" if confirming else None  # the hands are shown to the camera: watch
         if not is_card(nxt):
             return due_lines(self.expected, done)[0]
         if self.undone is not None or "WHICH CARD?" in screen or self.ended:
             self.undone = None
             return f"x {nxt['card']}"  # the misread card's right name, or one the camera could not read
         return ""  # the next card comes from the pile: Enter lets the video go on
+
+    def check_hand(self, seat: int, read: list[str], nxt: dict[str, Any]) -> str:
+        """The hand the camera read for `seat`: Enter when it is the hand, else the hand typed."""
+        assert nxt["type"] == "reveal" and nxt["seat"] == seat, f"offered seat {seat}'s hand, expected {nxt}"
+        if sorted(read) == sorted(nxt["cards"]):
+            self.hands_accepted.append(seat)
+            return ""
+        self.hands_typed.append(seat)
+        return _typed(nxt)
 
     def drive(self, timeout_s: float = 900.0) -> int:
         deadline = time.monotonic() + timeout_s

@@ -10,6 +10,8 @@ import cv2
 
 from tableref.actions import landed_event
 from tableref.game_script import Step, TableGame, game_scene
+from tableref.practice import hand_ends, shown_hands
+from tableref.vision.synth.hands_shown import HandsShownScene
 from tableref.referee import Referee
 
 
@@ -53,10 +55,13 @@ def misread_look_alike(card: str, before: str | None, after: str | None) -> str 
 
 
 def game_clip(folder: pathlib.Path, tg: TableGame, seed: int, misread_from: int = 6,
-              size: tuple[int, int] = (640, 480)) -> tuple[pathlib.Path, str]:
-    """The pile video of a whole game; from the `misread_from`-th landing on, the first number
-    card is shown as another number of its colour, as a misread would give (the game's truth
-    keeps the real card: the person corrects it). Returns the video and that real card."""
+              size: tuple[int, int] = (640, 480)) -> tuple[pathlib.Path, str, int | None]:
+    """The video of a whole game as `tableref synth` makes it (the hands shown at the end of
+    each hand, tableref.practice); from the `misread_from`-th landing on, the first number
+    card is shown as another number of its colour, as a misread would give, and the longest
+    hand shown is shown without its last card, as a person who forgot a card would (the
+    game's truth keeps the real cards: the person corrects both). Returns the video, that
+    real card and the seat whose hand lacks a card (None: no hand is shown)."""
     steps = list(tg.steps)
     lands = [i for i, s in enumerate(steps) if s.kind == "land"]
     shown = None
@@ -68,5 +73,11 @@ def game_clip(folder: pathlib.Path, tg: TableGame, seed: int, misread_from: int 
             steps[i] = replace(steps[i], card=other)
             break
     assert shown is not None, "no number card to misread"
-    scene = game_scene(CardsOnly(tg.header, steps), seed, size=size)  # type: ignore[arg-type]
-    return write_video(scene, folder / f"{tg.header['game']}_{seed}.avi"), shown
+    pile = game_scene(CardsOnly(tg.header, steps), seed, size=size, linger=hand_ends(steps))  # type: ignore[arg-type]
+    hands = shown_hands(steps, pile)
+    short = max(range(len(hands)), key=lambda i: len(hands[i].cards), default=None)
+    if short is not None and len(hands[short].cards) > 1:
+        hands[short] = replace(hands[short], cards=hands[short].cards[:-1])
+    scene = HandsShownScene(pile, hands, seed)
+    return (write_video(scene, folder / f"{tg.header['game']}_{seed}.avi"), shown,
+            hands[short].seat if short is not None and len(hands[short].cards) > 1 else None)

@@ -43,6 +43,11 @@ def test_the_practice_script_plays_the_whole_game(tmp_path: pathlib.Path, game: 
             card = step["what"].split(" lands")[0] if step["what"].endswith("lands on the pile") else None
             ctrl.landed(card, step["t"], step["frame"]) if card else ctrl.removed(step["t"], step["frame"])
             assert f"{step['t']:7.2f} s  camera  {step['what']}" in script
+        elif step["step"] == "hand":  # a hand shown under the camera, read as shown: Enter accepts it
+            ctrl.offer_hand(step["cards"])
+            assert ctrl.offered == (step["seat"], step["cards"])
+            ctrl.accept_hand()
+            assert f"{step['t']:7.2f} s  hand    {step['what']}" in script
         else:
             cmd = parse_command(step["key"])
             assert cmd is not None and ctrl.command(cmd)
@@ -50,6 +55,11 @@ def test_the_practice_script_plays_the_whole_game(tmp_path: pathlib.Path, game: 
     assert [_plain(e) for e in session.referee.events] == [_plain(e) for e in truth["events"]]
     state = session.state
     assert state["game_over"] and state["winner"] == truth["final"]["winner"]
+    if game == "uno":  # the hands are shown at the hand's end, after its last card
+        hands = [s for s in truth["steps"] if s["step"] == "hand"]
+        assert hands and summary["hands"] == len(hands)
+        last_card = max(s["frame"] for s in truth["steps"] if s["step"] == "camera")
+        assert all(h["frame"] > last_card for h in hands)
     frames = sum(1 for _ in open_source(summary["video"]))
     assert frames == summary["frames"] > max(s.get("frame", 0) for s in truth["steps"])
 

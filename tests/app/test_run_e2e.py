@@ -119,6 +119,9 @@ def test_kill_9_at_random_points_then_resume_loses_and_doubles_nothing(clip: dic
         else:
             assert rc is None
             kills += 1
+        if resume:  # the video sought to where the watcher's saved state stopped: no re-watching
+            assert any(line.startswith("! resumed: the video goes on from frame") for line in driver.lines), \
+                "\n".join(driver.lines[:20])
         resume = True
     assert kills == 3
     records = journal_records(journal)
