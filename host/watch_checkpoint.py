@@ -38,8 +38,11 @@ class WatchCheckpoint:
         data = pickle.dumps({"version": VERSION, "source": self.source, "frame": frame,
                              "last_frame": last_frame, "state": state}, protocol=pickle.HIGHEST_PROTOCOL)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, self.path)
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a full disk costs only the seek: the journal has every record, a resume primes
 
     def restore(self, watcher: Any, last_frame: int | None) -> int | None:
         """Put the saved state into `watcher` and return the frame it was saved at, or None
