@@ -37,13 +37,15 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
     pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
     # Start at the point that makes edge 0 short; among the two choices take the upper-left one.
-    e01 = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
-    e12 = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
-    if e01 > e12:
-        pts = np.roll(pts, -1, axis=0)
-    if pts[0].sum() > pts[2].sum():
-        pts = np.roll(pts, -2, axis=0)
-    return pts.astype(np.float32)
+    # (plain floats: this runs for every outline the finder and the fitting try)
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = pts.tolist()
+    e01 = math.hypot(bx - ax, by - ay) + math.hypot(dx - cx, dy - cy)
+    e12 = math.hypot(cx - bx, cy - by) + math.hypot(ax - dx, ay - dy)
+    first = 1 if e01 > e12 else 0
+    p0, p2 = pts[first], pts[first + 2]
+    if float(p0[0]) + float(p0[1]) > float(p2[0]) + float(p2[1]):
+        first += 2
+    return np.roll(pts, -first, axis=0) if first else pts
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (WARP_W, WARP_H)) -> np.ndarray:

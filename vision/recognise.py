@@ -183,6 +183,11 @@ class Recogniser:
             if reading.card is not None and reading.confidence < cfg.min_confidence:
                 return CardReading(None, reading.confidence, reading.likely)
             return reading
+        if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE):
+            # the learned reader all but rules out every code (an outline of no card, or of
+            # part of one): whatever the classic reader said, it would be vetoed, so it is not
+            # asked (it is the slow one)
+            return CardReading(None, 0.0, reading.likely)
         classic = self._classic(warped)
         if classic.card is not None:
             if probs.get(classic.card, 0.0) >= cfg.veto:
