@@ -147,12 +147,10 @@ def _rim_paper(work_bgr: np.ndarray, quad: np.ndarray, width: int) -> float:
 def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of the outline that runs along a strong image edge."""
     h, w = grad.shape
-    pts = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        for t in np.linspace(0.1, 0.9, 12):
-            pts.append(a + (b - a) * t)
-    p = np.round(np.array(pts)).astype(int)
+    a = np.asarray(quad, np.float32)
+    b = np.roll(a, -1, axis=0)
+    t = np.linspace(0.1, 0.9, 12)[None, :, None]
+    p = np.round((a[:, None, :] + (b - a)[:, None, :] * t).reshape(-1, 2)).astype(int)
     ok = (p[:, 0] >= 1) & (p[:, 0] < w - 1) & (p[:, 1] >= 1) & (p[:, 1] < h - 1)
     if ok.sum() < 8:
         return 0.0
