@@ -107,7 +107,7 @@ class WatcherConfig:
     defer_still_s: float = 1.0  # ... unless nothing moves for this long,
     defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
     bearings: bool = True  # follow what moves over the whole frame, to tell where each card came from
-    look_frames: int = 3  # an unsure reading of a settled card is taken on up to this many still frames,
+    look_frames: int = 2  # an unsure reading of a settled card is taken on up to this many still frames,
     look_s: float = 0.1  # ... for at most this long after the first (see look_again.py)
 
 
