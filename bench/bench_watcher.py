@@ -11,17 +11,22 @@
 
     python bench/bench_watcher.py [--frames 200] [--minutes 1]
     python bench/bench_watcher.py --score 100     # accuracy on 100 streamed clips (slow: minutes)
+    python bench/bench_watcher.py --paced 4       # wall-clock latency, clips paced as recorded
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import resource
 import sys
 import time
+from typing import Any, Iterator
 
 import cv2
+import numpy as np
 
 from tableref.errors import UserError
+from tableref.vision import watcher as watcher_module
 from tableref.vision.recognise import Recogniser
 from tableref.vision.sources import open_source
 from tableref.vision.synth.scene import SceneParams, SynthScene, parse_size
@@ -43,26 +48,50 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
     timings = {}
     runs = (("without reading", None, WatcherConfig()), ("with reading", recogniser, WatcherConfig()),
             ("without reading, no bearings", None, WatcherConfig(bearings=False)))
+    reads: list[float] = []
     # the runs without reading take turns three times and keep their best: a busy machine
     # slows one run or another, not the watcher
     for label, rec, config in [runs[0], runs[2]] * 3 + [runs[1]]:
         watcher = PileWatcher(rec, config=config)
         events = 0
-        t0 = time.perf_counter()
-        for i, f in enumerate(frames):
-            events += len(watcher.feed(i, i / 25.0, f))
-        took = time.perf_counter() - t0
+        with _timed_reads(reads if rec is not None else []):
+            t0 = time.perf_counter()
+            for i, f in enumerate(frames):
+                events += len(watcher.feed(i, i / 25.0, f))
+            took = time.perf_counter() - t0
         timings[label] = min((took, events), timings.get(label, (took, events)))
     bare, events = timings["without reading"]
     full, _ = timings["with reading"]
     plain, _ = timings["without reading, no bearings"]
-    # too few frames for a card to land: there is no cost per card to tell
-    per_card = f"{(full - bare) / events * 1000:.0f} ms per card read" if events else "no card landed"
+    base_frame = base / n_frames
+    per_read = (f"{len(reads)} reads, median {np.median(reads) * 1000:.0f} ms per read "
+                f"= {np.median(reads) / base_frame:.0f}x the baseline frame (max {max(reads) * 1000:.0f} ms)"
+                if reads else "no card read")
     print(f"{size[0]}x{size[1]} [{n_frames} frames, 1 thread]: baseline cvtColor+resize {_fps(n_frames, base):.0f} fps; "
           f"watcher {_fps(n_frames, bare):.0f} fps without reading ({bare / base:.1f}x baseline time), "
-          f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({per_card}); "
-          f"bearings cost {bare / plain:.2f}x the time of the run without them and without reading "
-          f"({_fps(n_frames, plain):.0f} fps)")
+          f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({full / base:.1f}x baseline "
+          f"time; {per_read}); bearings cost {bare / plain:.2f}x the time of the run without them and without "
+          f"reading ({_fps(n_frames, plain):.0f} fps)")
+
+
+@contextlib.contextmanager
+def _timed_reads(took: list[float]) -> Iterator[None]:
+    """Appends to `took` the seconds of each card read the watcher makes meanwhile (its one
+    call into the recogniser, top_card.read_top_card)."""
+    real = watcher_module.read_top_card
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            took.append(time.perf_counter() - t0)
+
+    watcher_module.read_top_card = timed
+    try:
+        yield
+    finally:
+        watcher_module.read_top_card = real
 
 
 def memory(minutes: float, recogniser: Recogniser) -> None:
@@ -81,7 +110,7 @@ def memory(minutes: float, recogniser: Recogniser) -> None:
 
 
 def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | None = None,
-             size: str = "640x360") -> None:
+             size: str = "640x360", config: WatcherConfig = WatcherConfig()) -> None:
     """Detection, extra reports, reading and latency on streamed seeded clips (10 s each)."""
     from tableref.vision.synth.score import Score, score_clip
 
@@ -89,14 +118,15 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
     flat: list[bool] = []  # per found event with a card: the recogniser reads its face right on its own
     for seed in range(first_seed, first_seed + clips):
         source = open_source(f"synth:seed={seed},size={size},duration=10" + (f",photos={photos}" if photos else ""))
-        watcher = PileWatcher(recogniser)
+        watcher = PileWatcher(recogniser, config=config)
         reported = [e.as_json() for f in source for e in watcher.feed(f.index, f.t, f.image)]
         clip = score_clip(source.ground_truth(), reported, f"seed {seed}")  # type: ignore[attr-defined]
         faces = source.scene.faces  # type: ignore[attr-defined]
         flat += [recogniser.classify_card(faces.face(card)[..., :3])[0] == card for card, _ in clip.reads if card]
         total = total.add(clip)
     faces_from = f"photos from {photos}" if photos else "rendered uno"
-    print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, {size}, 10 s, {faces_from}): {total.summary()}")
+    print(f"{clips} clips (seeds {first_seed}..{first_seed + clips - 1}, {size}, 10 s, {faces_from}, "
+          f"unsure cards read on up to {config.look_frames} frames): {total.summary()}")
     # A misread card whose face the recogniser misreads even flat and unmoved is the
     # recogniser's; the others are the watcher's (its outline, its timing).
     carded = [ok for card, ok in total.reads if card]
@@ -105,6 +135,62 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
           f"the other {len(carded) - len(own)}: {sum(carded) - sum(own)} read correctly")
     for line in total.misses + total.extras + total.misreads:
         print("  ", line)
+
+
+def paced(clips: int, first_seed: int, recogniser: Recogniser, size: str, photos: str | None = None,
+          speed: float = 1.0) -> None:
+    """Wall-clock latency from a card settling to its event, on clips paced as recorded.
+
+    Each clip is rendered first and held as JPEG (rendering is no camera's work); then each
+    frame is decoded and fed no earlier than its time in the clip (`speed` 1: as recorded),
+    as `tableref run --speed 1` paces a video. A watcher that falls behind delays every
+    later frame, and so the events. An event's latency is the wall time at which feed()
+    returned it less the time at which the card's settled frame was due; the baseline is the
+    same clips' latency in video time (the frame that reported it less the settled frame).
+    On a shared machine other processes take the core too, so the same run also gives the
+    latency on a core of its own: each frame's CPU time (decode and feed), queued behind the
+    frames before it from the time it is due."""
+    from tableref.vision.synth.score import Score, score_clip
+
+    wall, own, video = Score(), Score(), Score()
+    lags: list[float] = []
+    for seed in range(first_seed, first_seed + clips):
+        source = open_source(f"synth:seed={seed},size={size},duration=10" + (f",photos={photos}" if photos else ""))
+        encoded = [(f.index, f.t, cv2.imencode(".jpg", f.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]) for f in source]
+        truth = source.ground_truth()  # type: ignore[attr-defined]
+        fps = float(truth["fps"])
+        watcher = PileWatcher(recogniser)
+        by_frame, by_wall, by_own = [], [], []
+        done = 0.0  # when the frame fed last would have been done on a core of its own (clip seconds)
+        start = time.perf_counter()
+        for index, t, jpeg in encoded:
+            delay = t / speed - (time.perf_counter() - start)
+            if delay > 0:
+                time.sleep(delay)
+            cpu = time.process_time()
+            events = watcher.feed(index, t, cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+            done = max(done, t) + (time.process_time() - cpu) * speed
+            now = (time.perf_counter() - start) * speed  # clip seconds
+            lags.append(now - t)
+            for e in events:
+                out = e.as_json()
+                by_frame.append(out)
+                # the scorer measures in frames: the wall time as a (fractional) frame number
+                by_wall.append({**out, "frame": now * fps})
+                by_own.append({**out, "frame": done * fps})
+        video = video.add(score_clip(truth, by_frame, f"seed {seed}"))
+        wall = wall.add(score_clip(truth, by_wall, f"seed {seed}"))
+        own = own.add(score_clip(truth, by_own, f"seed {seed}"))
+
+    def p95(s: Score) -> str:
+        return f"p50 {np.median(s.latencies or [0]):.3f} s p95 {s.latency_p95:.3f} s max {max(s.latencies or [0]):.3f} s"
+
+    print(f"{clips} clips paced at {speed:g}x (seeds {first_seed}..{first_seed + clips - 1}, {size}, 10 s), "
+          f"latency from settling to the event (bar: p95 0.3 s): in video time {p95(video)}; on a core of its own "
+          f"{p95(own)} = {own.latency_p95 / max(video.latency_p95, 1e-9):.2f}x video time; measured wall-clock "
+          f"{p95(wall)} = {wall.latency_p95 / max(video.latency_p95, 1e-9):.2f}x (frames handled late by p50 "
+          f"{np.median(lags) * 1000:.0f} ms, p95 {np.percentile(lags, 95) * 1000:.0f} ms: the machine's load)")
+    print(f"   {video.summary()}")
 
 
 def _size(text: str) -> str:
@@ -124,16 +210,31 @@ def main(argv: list[str] | None = None) -> int:
                    help="instead: score the watcher on N streamed synthetic clips")
     p.add_argument("--seed", type=int, default=0, help="first seed for --score (default 0)")
     p.add_argument("--photos", default=None, metavar="DIR", help="--score with card faces from real photos (labels.csv)")
-    p.add_argument("--size", type=_size, default="640x360", metavar="WxH", help="frame size of the --score clips (default 640x360)")
+    p.add_argument("--size", type=_size, default=None, metavar="WxH",
+                   help="frame size of the --score clips (default 640x360) or the --paced ones (default 1280x720)")
+    p.add_argument("--paced", type=int, default=0, metavar="N",
+                   help="instead: wall-clock latency on N synthetic clips paced as recorded (see --speed)")
+    p.add_argument("--speed", type=float, default=1.0, help="--paced: pace of the clips (default 1: as recorded)")
     p.add_argument("--deck", default=None,
                    help="the recogniser's deck for --score (default: uno, the rendered clips' deck, as the app "
                         "passes the game's deck; auto with --photos)")
+    p.add_argument("--look-frames", type=int, default=WatcherConfig.look_frames, metavar="N",
+                   help="--score: frames an unsure card is read on before it is reported "
+                        f"(default {WatcherConfig.look_frames}; 1 reads the settled frame alone)")
     args = p.parse_args(argv)
+    if args.look_frames < 1:
+        p.error("--look-frames must be at least 1")
     cv2.setNumThreads(1)
+    if args.speed <= 0:
+        p.error("--speed must be positive")
+    deck = args.deck or ("auto" if args.photos else "uno")
+    if args.paced:
+        paced(args.paced, args.seed, Recogniser(deck=deck), args.size or "1280x720", args.photos, args.speed)
+        return 0
     if args.score:
-        deck = args.deck or ("auto" if args.photos else "uno")
         print(f"recogniser deck: {deck}")
-        accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos, args.size)
+        accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos, args.size or "640x360",
+                 WatcherConfig(look_frames=args.look_frames))
         return 0
     recogniser = Recogniser(deck=args.deck or "auto")
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory

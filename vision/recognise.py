@@ -183,6 +183,11 @@ class Recogniser:
             if reading.card is not None and reading.confidence < cfg.min_confidence:
                 return CardReading(None, reading.confidence, reading.likely)
             return reading
+        if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE):
+            # the learned reader all but rules out every code (an outline of no card, or of
+            # part of one): whatever the classic reader said, it would be vetoed, so it is not
+            # asked (it is the slow one)
+            return CardReading(None, 0.0, reading.likely)
         classic = self._classic(warped)
         if classic.card is not None:
             if probs.get(classic.card, 0.0) >= cfg.veto:
@@ -242,13 +247,26 @@ class Recogniser:
         return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
 
     def _lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
-        """reading(i) of quads[i]: the learned reader reads them all at once (one batch is
-        cheap), the classic reader only those asked for (it is the slow one)."""
-        warped = [warp_card(image_bgr, q, (CANON_W, CANON_H)) for q in quads]
-        if self.reader is None:
-            return lambda i: self._classic(warped[i])
-        probs = self.reader.probabilities(warped, both_ends=True) if warped else None
-        return lambda i: self._combine(self._learned(probs[i]), warped[i])
+        """reading(i) of quads[i], each read once, when first asked for. The learned reader
+        reads the first outline alone (the top card's, most often sure: identify asks no
+        more), then all the others in one batch; the classic reader (the slow one) reads
+        only those asked for."""
+        warped: dict[int, np.ndarray] = {}
+        probs: dict[int, np.ndarray] = {}
+
+        def view(i: int) -> np.ndarray:
+            if i not in warped:
+                warped[i] = warp_card(image_bgr, quads[i], (CANON_W, CANON_H))
+            return warped[i]
+
+        def reading(i: int) -> CardReading:
+            if self.reader is None:
+                return self._classic(view(i))
+            if i not in probs:
+                batch = [i] if i == 0 else [j for j in range(len(quads)) if j not in probs]
+                probs.update(zip(batch, self.reader.probabilities([view(j) for j in batch], both_ends=True)))
+            return self._combine(self._learned(probs[i]), view(i))
+        return reading
 
     def identify_all(self, image_bgr: np.ndarray) -> list[Recognition]:
         """Every card in the image (a hand spread out for scoring), best first: each outline

@@ -24,6 +24,7 @@ from .card_fit import EdgeFit, card_like_short_side, fitted_quads
 from .find_card import warp_card
 
 Box = tuple[int, int, int, int]
+SEARCH_SIDE = 320  # outlines are searched on the crop shrunk to about this long side (see _shrunk)
 CHANGE_SHARE = 0.25  # an outline smaller than this share of the changed area is not the new card
 AS_SURE = 0.05  # readings this close to the surest are about as sure
 
@@ -102,8 +103,10 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         return Reading(None, 0.0, None)
     x0, y0, x1, y1 = box
     crop = frame_bgr[y0:y1, x0:x1]
+    # outlines are searched at a working scale and read from the crop at full resolution
+    k, look, changed = _shrunk(crop, changed)
     candidates: list[np.ndarray] = []
-    quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(crop)]
+    quads = [np.asarray(q, np.float32).reshape(4, 2) for q in recogniser.find_cards(look)]
     changed_area = cv2.countNonZero(changed)
     if quads:
         # the card's oval and symbol lie wholly inside the change, so their outlines cover it
@@ -116,19 +119,22 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         order = sorted(range(len(found)), key=lambda i: (-round(scores[i] * held[i], 1), i))
         candidates += [found[i] for i in order[:3] if scores[i] >= 0.3]
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
-    edges = EdgeFit(crop, changed)
+    edges = EdgeFit(look, changed)
     candidates += edges.quads(None, hint)
     candidates += fitted_quads(changed, None, hint)
     if card_side:
-        candidates += edges.quads(card_side) + fitted_quads(changed, card_side)
+        candidates += edges.quads(card_side / k) + fitted_quads(changed, card_side / k)
     candidates = _distinct(_explaining(candidates, changed_area))
-    offset = np.array([x0, y0], np.float32)
+    # back to the crop's pixels (a shrunk pixel's centre is the middle of the k it stands for), and the frame's
+    shift = np.float32((k - 1) / 2)
+    offset = np.array([x0, y0], np.float32) + shift
     # every outline votes (see the module doc): no early exit on a sure reading
     votes: dict[str, float] = {}
     readings: dict[str, list[tuple[float, np.ndarray]]] = {}
     likely: dict[str, tuple[tuple[str, float], ...]] = {}
     declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
-    for quad, (card, confidence, said) in zip(candidates, _read_all(recogniser, [warp_card(crop, q) for q in candidates])):
+    warped = [warp_card(crop, q * k + shift) for q in candidates]
+    for quad, (card, confidence, said) in zip(candidates, _read_all(recogniser, warped)):
         if card is None:
             if said:
                 declined.append((_overlap(quad, changed, changed_area), said))
@@ -142,14 +148,28 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     if not votes:
         # declined: what the outline that best matches the change thought it might be
         said = max(declined, key=lambda t: t[0])[1] if declined else ()
-        return Reading(None, 0.0, candidates[0] + offset if candidates else None, said)
+        return Reading(None, 0.0, candidates[0] * k + offset if candidates else None, said)
     card = max(votes, key=lambda c: votes[c])
     # its surest reading, on the biggest outline that read it about as surely: the card's
     # oval reads as surely as the card, and must not pass for the card's size
     surest = max(c for c, _ in readings[card])
     quad = max((q for c, q in readings[card] if c >= surest - AS_SURE), key=_area)
     runner_up = tuple(t for t in likely[card] if t[0] != card)[:1]
-    return Reading(card, surest, quad + offset, ((card, round(surest, 3)),) + runner_up)
+    return Reading(card, surest, quad * k + offset, ((card, round(surest, 3)),) + runner_up)
+
+
+def _shrunk(crop: np.ndarray, changed: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(k, crop, change mask) shrunk by the whole factor k that brings the crop's long side
+    near SEARCH_SIDE. The change comes from the watcher's working view (a fifth of a
+    1280-pixel frame), and the finder and the edge search need no finer grain than a card of
+    a hundred pixels; their cost grows with the pixels, the reading's does not."""
+    k = max(1, round(max(crop.shape[:2]) / SEARCH_SIDE))
+    if k == 1:
+        return 1, crop, changed
+    h, w = crop.shape[0] // k, crop.shape[1] // k
+    look = cv2.resize(crop[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
+    mask = cv2.resize(changed[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
+    return k, look, cv2.threshold(mask, 127, 255, cv2.THRESH_BINARY)[1]
 
 
 def _read_all(recogniser: Any, warped: list[np.ndarray]) -> list[tuple[str | None, float, tuple[tuple[str, float], ...]]]:

@@ -27,7 +27,9 @@ settled image is compared with the last accepted pile image:
 A card read surely that lies still and clear of a hand that is still leaving is reported
 at once (see _clear_of_hand); the pile image takes it in when all is still. One read
 unsurely waits for that, unless the next card comes onto it first: then it is reported
-as a landing put off.
+as a landing put off. A landing read unsurely once all is still is read again on the next
+still frames (`look_frames`, within `look_s`) and reported as those readings read it
+together (see look_again.py); anything moving ends the look and reports what was read.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ import numpy as np
 from .bearing import BearingTrail
 from .cardface import ASPECT
 from .find_card import quad_iou
+from .look_again import combine, is_sure
 from .motion import (SATURATED, MotionConfig, Normaliser, View, brightness_change, change_mask, chroma_change, clean,
                      settled_change)
 from .pile_region import Box, PileRegion, RegionError
@@ -104,6 +107,8 @@ class WatcherConfig:
     defer_still_s: float = 1.0  # ... unless nothing moves for this long,
     defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
     bearings: bool = True  # follow what moves over the whole frame, to tell where each card came from
+    look_frames: int = 2  # an unsure reading of a settled card is taken on up to this many still frames,
+    look_s: float = 0.1  # ... for at most this long after the first (see look_again.py)
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,19 @@ class _PutOff:
     roi: tuple[slice, slice]
     interior: np.ndarray
     reading: Reading
+
+
+@dataclass
+class _Look:
+    """A landing whose reading was unsure, read again on the next still frames: the pile
+    image with the card, where it changed (`interior` of the region from `origin`, `roi`),
+    the readings so far and when the first was taken."""
+    image: View
+    roi: tuple[slice, slice]
+    interior: np.ndarray
+    origin: tuple[int, int]
+    readings: list[Reading]
+    t: float
 
 
 @dataclass
@@ -153,6 +171,7 @@ class PileWatcher:
         self._tried: View | None = None  # the pile image when that was last tried
         self._trail: BearingTrail | None = None  # what moved lately, for where each card came from
         self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
+        self._looking: _Look | None = None  # a landing read unsurely, looked at again on the next frames
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -226,11 +245,14 @@ class PileWatcher:
         exposure_moving = _exposure_step(n.small[::3, ::3], self._prev.small[::3, ::3]) > self.config.exposure_rate
         seen = self._follow_hand(motion, n, self._prev, roi, box, exposure_moving)
         self._prev = n
-        if moving > self._motion_px or exposure_moving:
-            self._disturbed = True
-            self._quiet_frames = 0
-            self._t_motion = t
-            return [] if exposure_moving else self._clear_of_hand(frame_index, t, frame, n, roi, seen)
+        still = not (moving > self._motion_px or exposure_moving)
+        if self._looking is not None:
+            if still:
+                return self._look_again(frame_index, t, frame, n)
+            looked = [self._looked(t, frame_index)]  # something moves: report what was read
+            return looked + self._watch_moving(frame_index, t, frame, n, roi, seen, exposure_moving)
+        if not still:
+            return self._watch_moving(frame_index, t, frame, n, roi, seen, exposure_moving)
         self._quiet_frames += 1
         if self._deferred is not None and not self._disturbed and t - self._deferred[1] >= self.config.defer_still_s:
             # nothing moved since: no hand holds or hovers there after all (what lies beside
@@ -241,6 +263,32 @@ class PileWatcher:
                 or t - self._t_motion < self.config.settle_s):
             return []
         return self._settled(frame_index, t, frame, n)
+
+    def _watch_moving(self, frame_index: int, t: float, frame: np.ndarray, n: View, roi: tuple[slice, slice],
+                      seen: np.ndarray, exposure_moving: bool) -> list[Event]:
+        """A frame in which something moves in the region (or the exposure does)."""
+        self._disturbed = True
+        self._quiet_frames = 0
+        self._t_motion = t
+        return [] if exposure_moving else self._clear_of_hand(frame_index, t, frame, n, roi, seen)
+
+    def _look_again(self, frame_index: int, t: float, frame: np.ndarray, n: View) -> list[Event]:
+        """Read the unsurely read card again on this still frame; report it once the
+        readings together are sure, or after `look_frames` reads or `look_s`."""
+        look = self._looking
+        assert look is not None
+        look.readings.append(self._read(frame, n, look.roi, look.interior))
+        cfg = self.config
+        if (is_sure(combine(look.readings)) or len(look.readings) >= cfg.look_frames
+                or t - look.t >= cfg.look_s):
+            return [self._looked(t, frame_index)]
+        return []
+
+    def _looked(self, t: float, frame_index: int) -> Event:
+        """The landing looked at on several frames, reported as they read it together."""
+        look, self._looking = self._looking, None
+        assert look is not None
+        return self._land(look.image, look.interior, look.origin, combine(look.readings), t, frame_index)
 
     def _follow_hand(self, motion: np.ndarray, n: View, prev: View, roi: tuple[slice, slice],
                      box: Box, exposure_moving: bool) -> np.ndarray:
@@ -447,6 +495,10 @@ class PileWatcher:
             # something has moved. (An unread card that a hand left is reported at once.)
             return self._defer(first, t, _PutOff(n, roi, interior, reading))
         self._disturbed = False
+        if not is_sure(reading) and cfg.look_frames > 1:
+            # unsure: look again on the next still frames before reporting (see _look_again)
+            self._looking = _Look(self._merge(n), roi, interior, (x0, y0), [reading], t)
+            return []
         return [self._land(self._merge(n), interior, (x0, y0), reading, t, frame_index)]
 
     def _as_before(self, n: View, roi: tuple[slice, slice], area: int, within: np.ndarray | None = None) -> bool:

@@ -1,0 +1,58 @@
+"""Several frames' readings of one settled card -> one reading (pure logic, no images).
+
+The watcher reads a card once it has settled; a reading it is unsure of (declined, or below
+the sure level) is taken again on the next still frames (watcher.py, `look_frames`), since
+a glint, a shadow or a blur that spoils one frame seldom spoils the next the same way. The
+readings vote with their confidence. Frames that read two different codes are no silent
+answer: the card is declined, offering both, so that the table is asked. Otherwise the code
+read stands with its surest reading (and that reading's outline), as one frame's outlines do
+in top_card.py.
+"""
+from __future__ import annotations
+
+from .top_card import Reading
+
+SURE = 0.9  # a combined reading this sure needs no further look
+CONFLICT = 0.5  # a second code read at least this surely makes the frames disagree
+
+
+def combine(readings: list[Reading]) -> Reading:
+    """One reading of the card from the readings of several frames (first one first)."""
+    if not readings:
+        raise ValueError("no reading to combine")
+    votes: dict[str, float] = {}
+    surest: dict[str, Reading] = {}
+    for r in readings:
+        if r.card is None:
+            continue
+        votes[r.card] = votes.get(r.card, 0.0) + r.confidence
+        if r.card not in surest or r.confidence > surest[r.card].confidence:
+            surest[r.card] = r
+    if not votes:
+        # every frame declined: what the frames thought it might be, the likeliest first
+        return _declined(readings)
+    ranked = sorted(votes, key=lambda c: -votes[c])
+    best = surest[ranked[0]]
+    others = [c for c in ranked[1:] if surest[c].confidence >= CONFLICT]
+    if others:
+        total = sum(votes.values())
+        likely = tuple((c, round(votes[c] / total, 3)) for c in (ranked[0], others[0]))
+        return Reading(None, 0.0, best.quad, likely)
+    return best
+
+
+def is_sure(reading: Reading) -> bool:
+    """Whether a reading needs no further look."""
+    return reading.card is not None and reading.confidence >= SURE
+
+
+def _declined(readings: list[Reading]) -> Reading:
+    """A declined reading whose two likeliest codes are summed over the frames."""
+    weight: dict[str, float] = {}
+    for r in readings:
+        for code, p in r.likely:
+            weight[code] = weight.get(code, 0.0) + p
+    ranked = sorted(weight, key=lambda c: -weight[c])[:2]
+    n = len(readings)
+    quad = next((r.quad for r in readings if r.quad is not None), None)
+    return Reading(None, 0.0, quad, tuple((c, round(weight[c] / n, 3)) for c in ranked))
