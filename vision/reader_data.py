@@ -20,7 +20,7 @@ from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
 
-VERSION = 3  # bump when the images change (training caches are named by it)
+VERSION = 2  # bump when the images change (training caches are named by it)
 NONE = "_none"
 NONE_KINDS = ("table", "hand", "back", "foreign", "part", "overlap", "offset")
 
@@ -38,9 +38,6 @@ def _print_variety(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     bgr, alpha = face[:, :, :3], face[:, :, 3]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.int16)
     hsv[:, :, 0] = (hsv[:, :, 0] + int(rng.integers(-4, 5))) % 180
-    if rng.random() < 0.3:  # some decks print an olive or bluish green
-        green = (hsv[:, :, 0] > 35) & (hsv[:, :, 0] < 85)
-        hsv[:, :, 0][green] += int(rng.integers(-16, 6))
     hsv[:, :, 1] = np.clip(hsv[:, :, 1] * rng.uniform(0.7, 1.15), 0, 255)
     hsv[:, :, 2] = np.clip(hsv[:, :, 2] * rng.uniform(0.8, 1.05), 0, 255)
     bgr = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
