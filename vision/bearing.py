@@ -6,14 +6,11 @@ watcher's working size (brightness or colour changed), kept for the last few sec
 Per landing (rare): around where the card now lies, the frames in which something moving
 touched it are the delivering hand's; the last run of them (the pass of an empty hand
 earlier, or the hand that left the card below, lies apart in time) is that hand coming,
-laying the card and leaving. Its arriving half alone gives the bearing: a hand carrying a
-card comes straight from its player, while the empty hand leaving turns aside as it goes
-(on the synthetic clips, the leaving half alone was off by twice as much: p95 9 degrees
-against 3.4 for the arriving half and 4.2 for the whole run). What of the moving pieces
-that touched the card lies beyond the card itself is hand and arm, on the side of the
-player; the bearing is their mean direction from the card's centre. (Weighing far pixels
-more, as an arm points along its reach, measured worse on the synthetic clips: where the
-arm leaves the frame, and the hand's turn as it leaves, pull it aside.)
+laying the card and leaving. What of the moving pieces that touched the card lies beyond
+the card itself is hand and arm, on the side of the player; the bearing is their mean
+direction from the card's centre. (Weighing far pixels more, as an arm points along its
+reach, measured worse on the synthetic clips: where the arm leaves the frame, and the
+hand's turn as it leaves, pull it aside.)
 
 Bearing: degrees in the image, 0 = towards the right edge, 90 = towards the top edge,
 counter-clockwise, in [0, 360). Confidence (0..1) is how well those directions agree (the
@@ -129,24 +126,20 @@ class BearingTrail:
         dx, dy = xx - cx, yy - cy
         dist = np.hypot(dx, dy)
         far = dist > cfg.skip_reach * short
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ux, uy = np.where(far, dx / dist, 0.0), np.where(far, dy / dist, 0.0)
-        # per frame of the run, oldest first: the hand beyond the card, as the sum of its unit
-        # directions and its pixel count
-        frames = []
-        for pieces in reversed(run):
+        wsum = np.zeros((h, w), np.float64)  # how often each pixel was hand, beyond the card
+        showing = 0  # frames in which some of it showed there
+        for pieces in run:
             beyond = pieces & far
-            frames.append((float(ux[beyond].sum()), float(uy[beyond].sum()), float(np.count_nonzero(beyond))))
-        sx, sy, mass = (sum(f[i] for f in frames) for i in range(3))
+            wsum += beyond
+            showing += bool(beyond.any())
+        mass = float(wsum.sum())
         if mass <= 0:
             return None
-        # how well the directions agree over the whole pass (low for an arm along the pile's edge) ...
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ux, uy = np.where(far, dx / dist, 0.0), np.where(far, dy / dist, 0.0)
+        sx, sy = float((wsum * ux).sum()), float((wsum * uy).sum())
         agree = math.hypot(sx, sy) / mass
-        seen = min(1.0, mass / sum(1 for f in frames if f[2]) / (cfg.enough * short * short))
-        # ... and the bearing from its arriving half (see above), the whole pass if none of it showed
-        arriving = frames[:max(1, len(frames) // 2)]
-        if sum(f[2] for f in arriving) > 0:
-            sx, sy = sum(f[0] for f in arriving), sum(f[1] for f in arriving)
+        seen = min(1.0, mass / showing / (cfg.enough * short * short))
         return Bearing(math.degrees(math.atan2(-sy, sx)) % 360.0, agree * seen)
 
 
