@@ -24,7 +24,14 @@ class Awaited:
     what: str          # in words, for "waiting for: ..."
     keys: str          # the key(s) that answer it
     blocks: bool = True  # True: no card may come first (a recording pauses until it comes);
-                         # False: the seat on turn may play a card instead (Enter lets the video go on)
+                         # False: a card may come instead (Enter lets the video go on)
+
+
+# Where a game lets cards come out of turn (UNO's jump-in, Ena's overtaking), any seat may lay a
+# card while these are awaited, and the camera must see it: a jump-in to credit, or a card out of
+# turn to flag. A colour, a target, a challenge's outcome or the end of a hand no card answers.
+OUT_OF_TURN_OPTIONS = ("jump_in", "overtake")
+PRE_EMPTABLE = frozenset({"draw", "play_or_pass", "penalty"})
 
 
 def _legal(referee: Any, event: dict[str, Any]) -> bool:
@@ -39,10 +46,13 @@ def awaited(referee: Any) -> list[Awaited]:
 
     They block (a recording waits for them) when no card the seat on turn could lay would be
     legal: a target, a challenge's outcome, a draw that cannot be stacked, the end of a hand,
-    a colour unless the next card may name it (infer_color_from_next_card)."""
+    a colour unless the next card may name it (infer_color_from_next_card); except a draw, a
+    drawn card or a penalty in a game that lets cards come out of turn (PRE_EMPTABLE)."""
     items = _inputs(referee)
     if items and referee.legal_cards():
         return [replace(item, blocks=False) for item in items]
+    if any(referee.options.get(name) for name in OUT_OF_TURN_OPTIONS):
+        return [replace(item, blocks=False) if item.kind in PRE_EMPTABLE else item for item in items]
     return items
 
 

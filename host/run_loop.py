@@ -8,7 +8,8 @@ The video waits for the table: while the referee waits for a person (tableref.aw
 colour, a draw owed, a challenge's outcome, the end of a hand; or an unreadable card, or a
 confirmation in --confirm mode) a recording is not read on, so no card is judged before the
 answer. An input a card on the pile may give instead (a pass or the drawn card, a draw that
-may be stacked) holds the video until it comes or until a lone Enter lets the video go on. A
+may be stacked, or in a game with jump-ins or overtaking a draw, since any seat's card may come
+and must be seen) holds the video until it comes or until a lone Enter lets the video go on. A
 live camera cannot wait: it keeps watching while the screen and the board say what is awaited.
 
 The end of a hand is scored by showing the hands: while the referee waits for the hands

@@ -149,6 +149,17 @@ class SeatMap:
         now = self.bearings()[seat]
         return now is not None and (own is None or angle_gap(own, now) >= MOVED)
 
+    def learn_play(self, call: SeatCall, expected: int | None, covers_same: bool, legal: bool,
+                   bearing: float | None, confidence: float) -> bool:
+        """Teach the map a card just judged, if its seat is certain: a legal card the map named,
+        or the seat on turn's when no other seat could have played it out of turn (it differs
+        from the card it covers). True when the map is worth journaling again. The live table
+        and the replay of a journal (tableref.seat_replay) both learn through here."""
+        if not legal:
+            return False
+        seat = call.seat if call.seat is not None else (None if covers_same else expected)
+        return seat is not None and self.learn(seat, bearing, confidence)
+
     # -- calibration: each player in seat order reaches over the pile once -------------------
     def start_calibration(self) -> None:
         self.seats = [None] * self.players

@@ -27,7 +27,8 @@ from .feed import BoardOutput, Output, TableFeed, TableUpdate, game_id
 from .keyboard import Command
 from .link import ButtonEvent, source_tag
 from .rules.describe import describe_event
-from .seats import SeatCall, SeatMap
+from .seat_replay import replayed_seat_map
+from .seats import SeatMap
 from .table import Outcome, TableSession, make_header
 from .terminal_view import REASONS, name_seats, seat_names
 
@@ -80,7 +81,9 @@ class TableController:
     def __post_init__(self) -> None:
         self.names = seat_names(self.session.players, self.names)
         if self.seat_map is None:
-            self.seat_map = journaled_seat_map(self.session)
+            self.seat_map, owed = replayed_seat_map(self.session)
+            if owed:  # a kill cut the run between a card and the map it taught: journal it now
+                self.session.submit(self.seat_map.as_record())
         if self.link is not None:
             self.feed.subscribe(BoardOutput(self.link))  # the board first: the screen may show what it shows
         self.feed.subscribe(self.view)
@@ -168,8 +171,9 @@ class TableController:
         assert self.seat_map is not None
         state = self.session.state
         event = {**landed_event(state, card), **extra}
-        if bearing is not None:
-            event["bearing"], event["bearing_confidence"] = round(bearing, 1), round(bearing_confidence, 3)
+        if bearing is not None:  # judged as journaled, so a replay of the journal judges the same
+            bearing, bearing_confidence = round(bearing, 1), round(bearing_confidence, 3)
+            event["bearing"], event["bearing_confidence"] = bearing, bearing_confidence
         self.credit, self.seat_note = None, ""
         if event["type"] != "card":
             return self._submit(event, by)
@@ -185,22 +189,12 @@ class TableController:
         out = self._submit(event, by)
         if credit is not None and out is not None:
             self.notice(f"the camera credits {self.names[credit]} with {card}, played out of turn")
-        if out is not None and out.kind == "event":
-            self._learn(call, expected, state.get("top") != card, out, bearing, bearing_confidence)
-        return out
-
-    def _learn(self, call: SeatCall, expected: int | None, no_jump: bool, out: Outcome,
-               bearing: float | None, bearing_confidence: float) -> None:
-        """Teach the seat map a legal card whose seat is certain: one the map named, or the
-        seat on turn when no other seat could have played this card out of turn (it differs
-        from the card it covers)."""
-        assert self.seat_map is not None
-        if out.verdict is None or out.verdict.illegal is not None:
-            return
-        seat = call.seat if call.seat is not None else (expected if no_jump else None)
-        if seat is not None and self.seat_map.learn(seat, bearing, bearing_confidence):
+        if out is not None and out.kind == "event" and self.seat_map.learn_play(
+                call, expected, state.get("top") == card, out.verdict is not None and out.verdict.ok,
+                bearing, bearing_confidence):
             self.session.submit(self.seat_map.as_record())
             self.publish(None)  # the outputs see every record, the seat map's too
+        return out
 
     def _ask(self, ask: Ask, why: str) -> None:
         self.asking = ask
@@ -405,11 +399,3 @@ class TableController:
         for btn in events:
             self.button(btn)
         return len(events)
-
-
-def journaled_seat_map(session: TableSession) -> SeatMap:
-    """The seat map of the journal's last seat_map record (a resumed game), else an empty one."""
-    for rec in reversed(session.records):
-        if rec.get("type") == "seat_map":
-            return SeatMap.from_record(session.players, rec)
-    return SeatMap(session.players)

@@ -55,3 +55,16 @@ def test_a_colour_blocks_unless_the_next_card_may_name_it() -> None:
         ref = Referee("uno", 3, {"infer_color_from_next_card": infer}, setup={"top": "red-5"})
         ref.push({"type": "card", "seat": 1, "card": "wild"})
         assert kinds(ref) == [("color", 1, not infer)]
+
+
+
+def test_a_draw_no_seat_may_stack_lets_a_card_come_where_cards_may_come_out_of_turn() -> None:
+    # no stacking: the seat on turn has no legal card; only a jump-in / overtake lets one come
+    for game, options, blocks in (("uno", {"jump_in": True}, False), ("uno", {"jump_in": False}, True),
+                                  ("ena", {"stack_in_turn": "none"}, False),
+                                  ("ena", {"stack_in_turn": "none", "overtake": False}, True)):
+        ref = Referee(game, 4, options, setup={"top": "red-5"})
+        ref.push({"type": "card", "seat": 1, "card": "wild_draw4"})
+        assert kinds(ref)[0] == ("color", 1, True), (game, options)  # no card names the colour
+        ref.push({"type": "color", "seat": 1, "color": "green"})
+        assert kinds(ref) == [("draw", 2, blocks)], (game, options)

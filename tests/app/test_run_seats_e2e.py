@@ -91,12 +91,9 @@ def _seat_cards(journal: pathlib.Path) -> list[tuple[dict[str, Any], Any]]:
     return out
 
 
-# The UNO clip lays a card out of turn while a Wild Draw Four is owed; a recorded video now
-# pauses for the owed draw (run_loop: the video waits for the table), so the camera cannot see
-# that card before the draw is typed, and this driver waits for the card: a deadlock between
-# the two features, left open in issue 24's note. Ena's overtakes run.
-@pytest.mark.parametrize("game", [pytest.param("ena"), pytest.param("uno", marks=pytest.mark.skip(
-    reason="a card laid while a draw is owed is not seen until the draw is typed (video paused)"))])
+# The UNO clip lays a card while a Wild Draw Four is owed: with jump-ins allowed the video does
+# not wait for the owed draw (tableref.awaited: PRE_EMPTABLE), so the camera sees it at once.
+@pytest.mark.parametrize("game", ["ena", "uno"])
 def test_out_of_turn_cards_are_credited_by_the_camera_alone(game: str, tmp_path: pathlib.Path) -> None:
     tg, video = _clip(tmp_path, game)
     journal = tmp_path / "game.jsonl"

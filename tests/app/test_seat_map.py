@@ -146,6 +146,31 @@ def test_the_map_is_journaled_and_a_resumed_game_keeps_it(tmp_path: pathlib.Path
     assert resumed.session.state == ctrl.session.state
 
 
+def test_a_resumed_game_holds_the_map_the_run_held_even_killed_after_a_card(tmp_path: pathlib.Path) -> None:
+    ctrl = controller(tmp_path, "ena", 4)
+    ctrl.landed("blue-5", 0.0, 1, 0.95, None, 0.0)
+    play_round(ctrl, ["blue-7", "blue-8", "blue-2", "blue-9", "blue-1", "blue-3", "blue-4", "blue-6", "blue-1"], 50)
+    ctrl.session.close()
+    journal = tmp_path / "j.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    records = [json.loads(line) for line in lines[1:]]
+    # the reach of the last card moved no seat far enough to be journaled: the map holds more
+    # than its last record, and a resume must hold it all the same
+    assert records[-1]["type"] == "card" and SeatMap.from_record(4, [r for r in records if r["type"] == "seat_map"][-1]) \
+        .as_record() != ctrl.seat_map.as_record()  # type: ignore[union-attr]
+    resumed = TableController(TableSession.resume(journal), Screen())
+    assert resumed.seat_map is not None and resumed.seat_map.as_record() == ctrl.seat_map.as_record()  # type: ignore[union-attr]
+    resumed.session.close()
+    assert journal.read_text().splitlines(keepends=True) == lines  # nothing owed, nothing written
+    # killed between a card and the map record it taught: the resume writes that record
+    cut = max(i for i, r in enumerate(records) if r["type"] == "seat_map")
+    assert records[cut - 1]["type"] == "card"
+    journal.write_text("".join(lines[:cut + 1]))  # header + records up to that card
+    resumed = TableController(TableSession.resume(journal), Screen())
+    resumed.session.close()
+    assert journal.read_text().splitlines(keepends=True) == lines[:cut + 2]
+
+
 def test_calibration_reaches_teach_the_map_and_are_not_played(tmp_path: pathlib.Path) -> None:
     ctrl = controller(tmp_path, "uno", 4, {"jump_in": True})
     ctrl.calibrate_seats()
