@@ -19,7 +19,6 @@ rows at and above that threshold are the ones that must be right.
 from __future__ import annotations
 
 import argparse
-import csv
 import pathlib
 import sys
 import time
@@ -27,41 +26,38 @@ import time
 import cv2
 import numpy as np
 
+from tableref.vision.card_model import reliability
 from tableref.vision.cardface import all_codes
 from tableref.vision.reader_data import card_scene
 from tableref.vision.recognise import Recogniser
 
-BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+from eval_photos import load_photos  # noqa: E402  (the photo folder's one loader)
+
 THRESHOLDS = (0.6, 0.8, 0.9, 0.95)
 SEED = 7001  # training uses 2026, validation 2027
+Reading = tuple[str | None, str, float]  # (code said or None when declined, truth, confidence)
 
 
-def reliability(readings: list[tuple[str | None, str, float]]) -> tuple[list[tuple[str, int, float, float]], float]:
-    """(bin label, n, mean confidence, accuracy) for codes read (declined ones left out), and
-    the expected calibration error: the n-weighted mean |accuracy - confidence| over bins."""
+def table(readings: list[Reading]) -> tuple[list[dict], float]:
+    """card_model.reliability's table over the codes read (declined ones left out), and the
+    expected calibration error: the n-weighted mean |accuracy - confidence| over its bins."""
     read = [(c, said == truth) for said, truth, c in readings if said is not None]
-    rows, ece = [], 0.0
-    for lo, hi in zip(BINS[:-1], BINS[1:]):
-        inside = [(c, ok) for c, ok in read if lo <= c < hi]
-        if not inside:
-            continue
-        conf = float(np.mean([c for c, _ in inside]))
-        acc = float(np.mean([ok for _, ok in inside]))
-        rows.append((f"{lo:.2f}-{min(hi, 1.0):.2f}", len(inside), conf, acc))
-        ece += len(inside) * abs(acc - conf)
-    return rows, ece / max(len(read), 1)
+    rows = reliability(np.array([c for c, _ in read]), np.array([ok for _, ok in read]))
+    ece = sum(r["n"] * abs(r["accuracy"] - r["confidence"]) for r in rows) / max(len(read), 1)
+    return rows, ece
 
 
-def show(title: str, readings: list[tuple[str | None, str, float]]) -> None:
+def show(title: str, readings: list[Reading]) -> None:
     n = len(readings)
     right = sum(s == t for s, t, _ in readings)
     declined = sum(s is None for s, _, _ in readings)
     print(f"\n== {title}: {n} cards, right {right} ({100 * right / n:.1f}%), "
           f"wrong {n - right - declined} ({100 * (n - right - declined) / n:.1f}%), declined {declined}")
-    rows, ece = reliability(readings)
+    rows, ece = table(readings)
     print(f"   {'confidence':<11} {'n':>5} {'mean conf':>10} {'accuracy':>9}")
-    for label, k, conf, acc in rows:
-        print(f"   {label:<11} {k:>5} {conf:>10.3f} {acc:>9.3f}")
+    for r in rows:
+        print(f"   {r['bin']:<11} {r['n']:>5} {r['confidence']:>10.3f} {r['accuracy']:>9.3f}")
     print(f"   expected calibration error: {ece:.3f}")
     for t in THRESHOLDS:
         kept = [(s, tr) for s, tr, c in readings if s is not None and c >= t]
@@ -70,7 +66,7 @@ def show(title: str, readings: list[tuple[str | None, str, float]]) -> None:
               f"({100 * wrong / max(len(kept), 1):.2f}%), {n - len(kept)} asked")
 
 
-def synthetic(rec: Recogniser, deck: str, n: int) -> list[tuple[str | None, str, float]]:
+def synthetic(rec: Recogniser, deck: str, n: int) -> list[Reading]:
     codes = all_codes(deck)
     rng = np.random.default_rng(SEED)
     out = []
@@ -82,16 +78,11 @@ def synthetic(rec: Recogniser, deck: str, n: int) -> list[tuple[str | None, str,
     return out
 
 
-def photos(rec: Recogniser, folder: pathlib.Path) -> list[tuple[str | None, str, float]]:
+def photos(rec: Recogniser, folder: pathlib.Path) -> list[Reading]:
     out = []
-    with open(folder / "labels.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            image = cv2.imread(str(folder / row["file"]))
-            if image is None:
-                print(f"cannot read {row['file']}", file=sys.stderr)
-                continue
-            got = rec.identify(image)
-            out.append((got.card, row["label"], got.confidence))
+    for p in load_photos(folder):
+        got = rec.identify(p.image)
+        out.append((got.card, p.label, got.confidence))
     return out
 
 
