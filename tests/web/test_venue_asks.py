@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import pathlib
 
+from tableref.mqtt.sim_table import Quiet
 from tableref.record import read_record
 from tableref.scoreboard.store import Store
 from tableref.scoreboard.venue import ASK_AGAIN_S, Venue
 from tableref.simulate import simulate_game
 from tableref.table import TableSession, make_header
 from tableref.table_app import TableController
-
-
-class Quiet:
-    def update(self, u: object) -> None:
-        pass
-
-    def notice(self, text: str) -> None:
-        pass
 
 
 def a_journal(tmp: pathlib.Path) -> tuple[dict, list[dict]]:
