@@ -101,7 +101,6 @@ def _from_stream(spec: str, codes: list[str], deck: str, learner: Any, ask: Call
     the cards in turn), read back at once: a shot with no card or of the wrong card is taken
     again. Learns into `learner`."""
     from .enrolment import check_shot
-    from .find_card import find_cards
     from .recognise import Recogniser
     from .sources import CameraSource, open_source
 
@@ -128,9 +127,9 @@ def _from_stream(spec: str, codes: list[str], deck: str, learner: Any, ask: Call
                     if frame is None:
                         print(f"{spec}: no more pictures; stopping at {code}", file=sys.stderr)
                         return
-                    reader = Recogniser(deck, extra=learner.profile() if learner.xs else None)
-                    found = bool(find_cards(frame))
-                    check = check_shot(code, reader.identify(frame), found)
+                    reading = Recogniser(deck, extra=learner.profile() if learner.xs else None).identify(frame)
+                    found = reading.quad is not None  # the finder outlined something
+                    check = check_shot(code, reading, found)
                     said = check.text
                     if not check.keep:
                         print(f"  {check.text}", file=sys.stderr)
