@@ -1,0 +1,31 @@
+"""The second clip generator (tools/other_clips.py), and the watcher on its clips.
+
+Its truth is checked against its own drawing: the card on top at each settled frame, no hand
+over it then, and the seat whose bearing lies nearest is the one that played."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+
+from other_clips import OtherScene  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_truth_names_the_card_on_top_with_no_hand_over_it(seed: int) -> None:
+    scene = OtherScene(seed, (320, 180), players=4, plays=8)
+    truth = scene.truth()
+    assert truth["events"], "a clip with no event tests nothing"
+    by_card = {a.card: a for a in scene.acts if a.kind == "land"}
+    for ev in truth["events"]:
+        assert 0 <= ev["frame"] < scene.n_frames
+        pile = scene._pile_at(ev["frame"])
+        if ev["type"] == "landed":
+            assert pile and pile[-1][0] == ev["card"]
+            assert not scene._covers(by_card[ev["card"]], ev["frame"])
+        gaps = [min(abs(ev["bearing"] - b) % 360, 360 - abs(ev["bearing"] - b) % 360) for b in truth["seat_bearings"]]
+        assert int(np.argmin(gaps)) == ev["seat"]
