@@ -17,6 +17,11 @@ DIRECTIONS = ("cw", "ccw")
 MODES = ("play", "ask", "over")
 MAX_PLAYERS = 10
 MAX_OFFER = 2          # codes a snapshot offers while asking: the likeliest, the runner-up
+# While asking, these presses answer: ANSWERS[k] takes offer[k]. PASS ("yes, that one") takes
+# the likeliest: passing makes no sense for a card just laid. COLOUR ("no, the other one")
+# takes the runner-up: its short press only cycles a colour on the board, which nobody needs
+# while the card is unnamed; its long press still confirms a colour. Shared by both ends.
+ANSWERS = (("PASS", "short"), ("COLOUR", "short"))
 MAX_CODE = 24          # characters of one card code on the wire
 _CODE_HEAD = "abcdefghijklmnopqrstuvwxyz"
 _CODE_CHARS = _CODE_HEAD + "0123456789-_"
@@ -263,6 +268,14 @@ class Snapshot(_Message):
     def shows_same(self, other: "Snapshot | None") -> bool:
         """True if `other` shows exactly the same thing (epoch and seq aside)."""
         return other is not None and self._key()[2:] == other._key()[2:]
+
+    def answer(self, button: str, press: str) -> "str | None":
+        """The offered code a press takes while asking (see ANSWERS), or None: not asking,
+        no such code offered, or a press that keeps its ordinary meaning."""
+        if self.mode != "ask" or (button, press) not in ANSWERS:
+            return None
+        pick = ANSWERS.index((button, press))
+        return self.offer[pick] if pick < len(self.offer) else None
 
     def pend_kind(self) -> "str | None":
         """None, "p", "d" or "r"."""
