@@ -269,6 +269,11 @@ class Snapshot(_Message):
         """True if `other` shows exactly the same thing (epoch and seq aside)."""
         return other is not None and self._key()[2:] == other._key()[2:]
 
+    def stamped(self, epoch: str, seq: int) -> "Snapshot":
+        """The same snapshot under another (epoch, seq)."""
+        return Snapshot(epoch, seq, self.players, self.turn, self.direction, self.elim, self.total,
+                        self.pend, self.colour, self.err, self.winner, self.mode, self.credit, self.offer)
+
     def answer(self, button: str, press: str) -> "str | None":
         """The offered code a press takes while asking (see ANSWERS), or None: not asking,
         no such code offered, or a press that keeps its ordinary meaning."""
