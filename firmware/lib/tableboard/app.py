@@ -78,15 +78,17 @@ class App:
             out = session.feed(data, now)
             if out:
                 self.link.write(out)
-        tone, self._tone = self._tone, None
+        tone = None
         if session.shown_count != self._seen:
             self._seen = session.shown_count
-            tone = show.cue(self._prev_snap, session.shown) or tone
+            tone = show.cue(self._prev_snap, session.shown)
             self._prev_snap = session.shown
         for name, deb in self.buttons:
             ev = deb.update(self.hw.pressed(name), now)
             if ev is not None:
                 self.on_press(name, ev, now)
+        if self._tone is not None:  # the chirp for the person's own press sounds at once
+            tone, self._tone = self._tone, None
         if self.picking is not None and now >= self._pick_until:
             self.picking = None
         if self.taken is not None and now >= self._taken_until:
