@@ -36,7 +36,7 @@ KEYS: dict[str, tuple[str, str | None]] = {
 }
 
 HELP = ("keys (act at once): p pass  o out  u undo  r/y/g/b colour  n UNO call  h challenge  G/I guilty/innocent  "
-        "e end turn  a/s the camera's likeliest/runner-up card when it asks  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
+        "e end turn  a/s the camera's likeliest/runner-up card when it asks (board: PASS/COLOUR short)  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
         "t <seat> target  v <cards> reveal  x <card> type a card  <seat> <key>: act for that seat")
 
 

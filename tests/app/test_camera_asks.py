@@ -4,10 +4,10 @@ one key away (`a`) and its runner-up another (`s`)."""
 from __future__ import annotations
 
 import pathlib
+from typing import Any
 
-from tableref.feed import BoardOutput
 from tableref.keyboard import parse_command
-from tableref.link import ButtonEvent
+from tableref.link import BoardLink, ButtonEvent
 from tableref.table import TableSession, make_header
 from tableref.table_app import ENROL_AFTER_ASKS, TableController
 
@@ -73,8 +73,8 @@ def test_several_asks_in_a_row_suggest_teaching_the_deck(tmp_path: pathlib.Path)
     assert not any("tableref enroll" in n for n in ctrl2.view.notices)  # type: ignore[attr-defined]
 
 
-def on_red_5_with_board(tmp_path: pathlib.Path):
-    from tableref.link import BoardLink
+def on_red_5_with_board(tmp_path: pathlib.Path) -> tuple[TableController, Any]:
+    """The same table with the simulated board (sim://, the firmware's tablelink code) attached."""
     now = [0]
 
     def clock() -> int:
@@ -82,9 +82,8 @@ def on_red_5_with_board(tmp_path: pathlib.Path):
         return now[0]
 
     link = BoardLink.open("sim://", clock=clock)
-    ctrl = on_red_5(tmp_path)
-    ctrl.link = link
-    ctrl.feed.subscribe(BoardOutput(link))
+    header = make_header("uno", 3, {}, setup={"top": "red-5", "hand_counts": [7, 7, 7]})
+    ctrl = TableController(TableSession.new(header, tmp_path / "j.jsonl"), Notes(), link, ["Ana", "Bo", "Cy"])
     for _ in range(5):
         ctrl.poll_board()
     return ctrl, link.sim
