@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelink.messages import ANSWERS
+
 from .rules import ruleset_class
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -34,7 +36,7 @@ KEYS: dict[str, tuple[str, str | None]] = {
 }
 
 HELP = ("keys (act at once): p pass  o out  u undo  r/y/g/b colour  n UNO call  h challenge  G/I guilty/innocent  "
-        "e end turn  a/s the camera's likeliest/runner-up card when it asks  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
+        "e end turn  a/s the camera's likeliest/runner-up card when it asks (board: PASS/COLOUR short)  q quit;  lines (end with Enter): d or d <n> draw  w or w <dealer> new hand  k <seat> catch  "
         "t <seat> target  v <cards> reveal  x <card> type a card  <seat> <key>: act for that seat")
 
 
@@ -169,6 +171,23 @@ def landed_event(state: dict[str, Any], card: str) -> dict[str, Any]:
     """The event for a card the camera saw land: seat null = the seat the referee expects."""
     kind = _card_type(state)
     return {"type": kind, "card": card} if kind == "flip" else {"type": "card", "seat": None, "card": card}
+
+
+# the key and the board press that answer the camera's question, by the offered code they take
+ANSWER_ACTIONS = ("accept", "runner_up")
+
+
+def answer_action(button: str, press: str) -> str | None:
+    """The action (the `a`/`s` keys') a board press stands for while the camera asks, or None:
+    PASS short takes the likeliest, COLOUR short the runner-up (tablelink.messages.ANSWERS)."""
+    return ANSWER_ACTIONS[ANSWERS.index((button, press))] if (button, press) in ANSWERS else None
+
+
+def offer_text(likely: tuple[str, ...], board: bool = False) -> str:
+    """The camera's offer with the keys (and, with a board, the presses) that take it:
+    "a = red-6, s = red-9, " or "a = red-6 (board: PASS), s = red-9 (board: COLOUR), "."""
+    return "".join(f"{key} = {code}" + (f" (board: {btn})" if board else "") + ", "
+                   for key, code, (btn, _press) in zip("as", likely, ANSWERS))
 
 
 def button_event(game: str, button: str, press: str, arg: str, state: dict[str, Any],

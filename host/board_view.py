@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tablelink.host import UNSTAMPED_EPOCH, UNSTAMPED_SEQ
-from tablelink.messages import Snapshot
+from tablelink.messages import MAX_OFFER, Snapshot
 
 from .rules import ruleset_class
 MAX_PEND = 9999  # the wire carries up to four digits of a draw/play count
@@ -36,7 +36,7 @@ def _mode(state: Mapping[str, Any], asking: bool) -> str:
 
 
 def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: int = 0,
-                   asking: bool = False, credit: int | None = None) -> Snapshot:
+                   asking: bool = False, credit: int | None = None, offer: tuple[str, ...] = ()) -> Snapshot:
     """The Snapshot for `state` of `game` with `players` seats.
 
     err_id: the caller's id for the illegal play that state["illegal"] reports (any int > 0
@@ -44,6 +44,8 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
     far); ignored when state["illegal"] is None, so the board's ErrC clears on the next event.
     asking: the table is asked to name a card the camera could not read (the board shows CArd).
     credit: the seat the camera credited with a card played out of turn (the ring flashes it).
+    offer: while asking, the camera's likeliest code and its runner-up (the board shows the
+    first; its PASS and COLOUR short presses take them); at most two are sent.
     Raises ValueError for an unknown game or a state the wire cannot carry.
     """
     if ruleset_class(game).family == "ninety_nine":  # ConfigError (a ValueError) if unknown
@@ -70,6 +72,7 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
         winner=state.get("winner"),
         mode=_mode(state, asking),
         credit=credit,
+        offer=tuple(offer[:MAX_OFFER]) if asking and not state.get("game_over") else (),
     )
     _check(snap)
     return snap
@@ -77,6 +80,4 @@ def board_snapshot(state: Mapping[str, Any], game: str, players: int, err_id: in
 
 def _check(snap: Snapshot) -> None:
     """Validate everything but the stamp (epoch/seq are the link's)."""
-    probe = Snapshot(UNSTAMPED_EPOCH, 1, snap.players, snap.turn, snap.direction, snap.elim, snap.total,
-                     snap.pend, snap.colour, snap.err, snap.winner, snap.mode, snap.credit)
-    probe.validate()
+    snap.stamped(UNSTAMPED_EPOCH, 1).validate()

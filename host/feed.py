@@ -40,6 +40,7 @@ class TableUpdate:
     index: int
     last: dict[str, Any] | None     # the newest record in the journal
     new_records: tuple[tuple[int, dict[str, Any]], ...]
+    offer: tuple[str, ...] = ()     # while asking: the camera's likeliest code, then its runner-up
 
 
 class Output(Protocol):
@@ -89,7 +90,8 @@ class BoardOutput:
         self.link = link
 
     def update(self, u: TableUpdate) -> None:
-        self.link.show(board_snapshot(u.state, u.game, u.players, u.illegal_id, asking=u.asking, credit=u.credit))
+        self.link.show(board_snapshot(u.state, u.game, u.players, u.illegal_id, asking=u.asking, credit=u.credit,
+                                       offer=u.offer))
 
     def notice(self, text: str) -> None:
         pass

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import IO, Any, Callable, Sequence
 
+from .actions import offer_text
 from .feed import TableUpdate
 from .rules.describe import describe_state
 from .term import colour_ok, cursor_ok
@@ -72,7 +73,7 @@ class LiveView:
             notice = self._notice
             self._notice = None
             if u.asking:
-                notice = "WHICH CARD? type x <card> (the board shows CArd)"
+                notice = f"WHICH CARD? {offer_text(u.offer)}or type x <card> (the board shows CArd)"
             screen = render(state, u.game, u.names, list(u.recent), self.style, notice, list(u.waiting))
             board = self.board_text() if self.board_text else None
             if board:

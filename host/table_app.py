@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .actions import HELP, Undo, action_event, button_event, landed_event, refusal
+from .actions import ANSWER_ACTIONS, HELP, Undo, action_event, answer_action, button_event, landed_event, offer_text, refusal
 from .awaited import Awaited, awaited, describe, what_now
 from .errors import UserError
 from .feed import BoardOutput, Output, TableFeed, TableUpdate, game_id
@@ -201,7 +201,7 @@ class TableController:
         self.asks_in_row += 1
         if self.on_outcome is not None:  # evidence: a picture of the card the table is asked about
             self.on_outcome(Outcome("asked", note=f"frame {ask.frame}"), "camera")
-        offer = "".join(f"{key} = {code}, " for key, code in zip("as", ask.likely))
+        offer = offer_text(ask.likely, board=self.link is not None)
         self.notice(f"which card? {why}: {offer}or type x <card> (e.g. x red-5), "
                          "or straighten it for another look")
         if self.asks_in_row >= ENROL_AFTER_ASKS:
@@ -230,17 +230,13 @@ class TableController:
             self.feed.notice(HELP)
             return True
         state = self.session.state
-        if cmd.action in ("accept", "runner_up"):
-            pick = 0 if cmd.action == "accept" else 1
-            if self.asking is None or len(self.asking.likely) <= pick:
-                self.notice(f"{'a' if pick == 0 else 's'}: the camera has no card to offer now; now: {self.what_now()}")
+        if cmd.action in ANSWER_ACTIONS:
+            code = self._offered(cmd.action, "as"[ANSWER_ACTIONS.index(cmd.action)])
+            if code is None:
                 return True
-            cmd = Command("card", cmd.seat, self.asking.likely[pick])
+            cmd = Command("card", cmd.seat, code)
         if cmd.action == "card" and self.asking is not None and cmd.seat is None:
-            # the card the camera could not read, named: the camera still saw whose hand laid it
-            ask, self.asking = self.asking, None
-            self.last_card = cmd.arg
-            self._seat_and_submit(cmd.arg, ask.where(), ask.bearing, ask.bearing_confidence, "key")
+            self._answered(cmd.arg, "key")
             return True
         self.credit, self.seat_note = None, ""
         if cmd.action == "card":
@@ -322,7 +318,36 @@ class TableController:
                          f"nothing recorded. Now: {self.what_now()}")
         return True
 
+    def _offered(self, action: str, what: str, shown: str | None = None) -> str | None:
+        """The code the camera offers for an `a`/`s` key or its board press (`what` names it in
+        the notice), or None, said on the screen: nothing offered, or the board showed another
+        code (`shown`) than the one asked about now (the question changed under the press)."""
+        pick = ANSWER_ACTIONS.index(action)
+        if self.asking is None or len(self.asking.likely) <= pick:
+            self.notice(f"{what}: the camera has no card to offer now; now: {self.what_now()}")
+            return None
+        code = self.asking.likely[pick]
+        if shown is not None and shown != code:
+            self.notice(f"{what}: the board offered {shown}, but the camera now asks about another card "
+                        f"({', '.join(self.asking.likely)}); nothing taken, press again")
+            return None
+        return code
+
+    def _answered(self, card: str, by: str, extra: dict[str, Any] | None = None) -> Outcome | None:
+        """The card the camera could not read, named (typed, or taken from its offer by a key or
+        a board press): pushed with the time and frame of the question, and the seat the camera
+        saw lay it."""
+        assert self.asking is not None
+        ask, self.asking = self.asking, None
+        self.last_card = card
+        return self._seat_and_submit(card, {**ask.where(), **(extra or {})}, ask.bearing, ask.bearing_confidence, by)
+
     def button(self, btn: ButtonEvent) -> Outcome | None:
+        action = answer_action(btn.button, btn.press) if btn.arg is not None else None
+        if action is not None:
+            # a board press answering the question: it names the code the board showed
+            code = self._offered(action, f"{btn.button} {btn.press}", shown=btn.arg)
+            return None if code is None else self._answered(code, "board", {"src": source_tag(btn)})
         state = self.session.state
         event = button_event(self.session.game, btn.button, btn.press, btn.arg or "-", state,
                              events=self.session.referee.events)
@@ -387,6 +412,7 @@ class TableController:
         self.feed.publish(TableUpdate(
             game=s.game, players=s.players, names=tuple(self.names), header=self._header, game_id=self.game_id,
             state=s.state, asking=self.asking is not None, credit=self.credit, illegal_id=s.illegal_id, line=line,
+            offer=self.asking.likely if self.asking is not None else (),
             waiting=tuple(describe(item, self.names) for item in self.awaited()),
             recent=tuple(self.recent), index=len(records), last=records[-1] if records else None,
             new_records=self.feed.pending(records)))

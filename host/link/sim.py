@@ -43,6 +43,12 @@ class SimBoard:
         return show.ring(self.shown, self.now_ms, self.pixels, self.lost())
 
     def press(self, button: str, press: str = "short", arg: str | None = None) -> None:
+        """A press as the firmware's app sends it: while asked, PASS/COLOUR short answer with
+        the offered code shown (a `take` cue)."""
+        taken = self.shown.answer(button, press) if self.shown is not None and arg is None else None
+        if taken is not None:
+            arg = taken
+            self.cues.append("take")
         self._outbox += self.session.press(button, press, arg, self.now_ms)
 
     # -- the wire side, driven by SimTransport --------------------------------------------

@@ -19,7 +19,14 @@ SNAPS = [
     ["SNAP", "0a1b2c3d", "3", "4", "3", "cw", "4", "95", "-", "-", "5", "-", "ask"],
     ["SNAP", "0a1b2c3d", "4", "5", "-", "ccw", "1e", "-", "d4", "green", "0", "0", "over"],
     ["SNAP", "cafe0001", "1", "10", "9", "ccw", "3", "-7", "r", "blue", "0", "-", "play"],
+    ["SNAP", "cafe0001", "2", "4", "1", "cw", "0", "-", "-", "red", "0", "-", "ask", "-", "red-6/wild_draw4"],
+    ["SNAP", "cafe0001", "3", "4", "1", "cw", "0", "12", "-", "-", "0", "-", "ask", "2", "num-10"],
 ]
+# every kind of code card_text spells, and some it does not
+CODES = ["red-7", "yellow-skip", "green-reverse", "blue-draw2", "red-draw4", "blue-skip_all",
+         "green-discard_all", "wild", "wild_draw10", "wild_reverse_draw4", "num-0", "num-10",
+         "minus10", "ono99", "reverse", "hold", "double_play", "play2", "pink-5", "red-10",
+         "num-x", "joker"]
 
 
 class Pin:
@@ -46,6 +53,10 @@ def run():
         views.append(show.cues(prev, s))
         prev = s
     out["views"] = views
+    out["cards"] = [show.card_text(c) for c in CODES]
+    out["answers"] = [[s.answer(b, p) for b, p in (("PASS", "short"), ("COLOUR", "short"), ("PASS", "long"))]
+                      for s in snaps]
+    out["taken"] = show.digits(snaps[-2], 1000, False, "wild_draw4")
     b = BoardSession("b00710ad", "unix", 12, "0.1.0", 0)
     wire = []
     wire.append(b.tick(0))

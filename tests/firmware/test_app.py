@@ -6,7 +6,7 @@ import io
 import json
 
 import config
-from tableboard.app import PERIOD_MS, PICK_TIMEOUT_MS, App
+from tableboard.app import PERIOD_MS, PICK_TIMEOUT_MS, TAKEN_MS, App
 from tableboard.simhw import SimHardware
 from tablelink.frame import FrameReader
 from tablelink.messages import Ack, Back, Btn, Hi, Snapshot, parse
@@ -104,3 +104,36 @@ def test_cue_lines_and_button_resend_until_back() -> None:
     r.run(2000)
     assert not [m for m in r.sent()[before:] if isinstance(m, Btn)]
     assert Ack("0a1b2c3d", 2) in r.sent() and isinstance(r.sent()[0], (Hi, Ack))
+
+
+def test_while_asking_pass_takes_the_likeliest_and_colour_the_runner_up() -> None:
+    r = Rig()
+    r.link.inbox = Snapshot("0a1b2c3d", 1, 3, turn=0, colour="green", mode="ask", offer=("red-6", "red-9")).encode()
+    r.run(100)
+    assert r.lines()[-1]["digits"] == "r  6"  # the likeliest card, alternating with CArd
+    r.press("PASS", "short")
+    r.run(300)
+    took = r.lines()[-1]
+    assert [m for m in r.sent() if isinstance(m, Btn)] == [Btn(BOOT, 1, "PASS", "short", "red-6")]
+    assert any(ln["tone"] == "take" for ln in r.lines())
+    # the card taken stays on the digits for TAKEN_MS, through the CArd half of the alternation
+    r.run(TAKEN_MS - 400)
+    assert {ln["digits"] for ln in r.lines() if ln["t"] >= took["t"]} == {"r  6"}
+    r.press("COLOUR", "short")
+    r.run(300 + TAKEN_MS)
+    assert [m for m in r.sent() if isinstance(m, Btn)][-1] == Btn(BOOT, 2, "COLOUR", "short", "red-9")
+    assert r.app.picking is None  # it answered: no colour cycling
+    assert "r  9" in [ln["digits"] for ln in r.lines()]
+    assert r.lines()[-1]["digits"] in ("r  6", "CArd")  # back to asking once TAKEN_MS is over
+
+
+def test_the_same_presses_keep_their_meaning_when_nothing_is_asked() -> None:
+    r = Rig()
+    r.link.inbox = Snapshot("0a1b2c3d", 1, 3, turn=0, colour="green").encode()
+    r.run(100)
+    r.press("PASS", "short")
+    r.press("COLOUR", "short")
+    r.run(600)
+    assert [m for m in r.sent() if isinstance(m, Btn)] == [Btn(BOOT, 1, "PASS", "short", None)]
+    assert r.app.picking == "blue" and r.app.taken is None
+    assert not any(ln["tone"] == "take" for ln in r.lines())

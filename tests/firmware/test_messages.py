@@ -81,3 +81,45 @@ def test_credit_is_a_14th_field_sent_only_when_set() -> None:
     for bad in ("4", "x", "-1"):
         with pytest.raises(ValueError):
             Snapshot.from_fields(GOOD + [bad])
+
+
+ASK = GOOD[:12] + ["ask"]
+
+
+def test_offer_is_a_15th_field_sent_only_while_asking() -> None:
+    plain = Snapshot.from_fields(ASK)
+    assert plain.offer == () and plain.to_fields() == ASK  # what a 13-field board reads
+    offered = Snapshot.from_fields(ASK + ["-", "red-6/red-9"])
+    assert offered.offer == ("red-6", "red-9") and offered.credit is None
+    assert offered.to_fields() == ASK + ["-", "red-6/red-9"] and not offered.shows_same(plain)
+    one = Snapshot.from_fields(ASK + ["2", "wild_draw4"])
+    assert (one.credit, one.offer) == (2, ("wild_draw4",)) and one.to_fields() == ASK + ["2", "wild_draw4"]
+    # a snapshot an older host sent (13 or 14 fields) reads as one without an offer
+    assert Snapshot.from_fields(ASK + ["1"]).offer == ()
+
+
+@pytest.mark.parametrize("offer", ["", "-", "Red-6", "6-red", "red-6/red-9/red-8", "red-6//red-9",
+                                   "red 6", "x" * 25, "red-6/", "red.6"])
+def test_malformed_offers_are_refused(offer: str) -> None:
+    with pytest.raises(ValueError, match="offer"):
+        Snapshot.from_fields(ASK + ["-", offer])
+
+
+def test_an_offer_outside_asking_is_refused_both_ways() -> None:
+    with pytest.raises(ValueError, match="offer"):
+        Snapshot.from_fields(GOOD + ["-", "red-6"])  # GOOD is mode "play"
+    with pytest.raises(ValueError, match="offer"):
+        Snapshot("0a1b2c3d", 1, 3, offer=("red-6",)).encode()
+    with pytest.raises(ValueError, match="offer"):
+        Snapshot("0a1b2c3d", 1, 3, mode="ask", offer=("red-6", "red-7", "red-8")).encode()
+    with pytest.raises(ValueError, match="offer"):
+        Snapshot("0a1b2c3d", 1, 3, mode="ask", offer=("red,6",)).encode()
+
+
+def test_a_button_answering_a_question_carries_the_card_it_took() -> None:
+    btn = parse(["BTN", "0a1b2c3d", "4", "PASS", "short", "red-6"])
+    assert isinstance(btn, Btn) and btn.arg == "red-6"
+    for fields in (["BTN", "0a1b2c3d", "4", "PASS", "short", "Red 6"],
+                   ["BTN", "0a1b2c3d", "4", "COLOUR", "long", "red-6"]):  # COLOUR long names a colour
+        with pytest.raises(ValueError):
+            parse(fields)

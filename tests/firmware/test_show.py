@@ -143,3 +143,68 @@ def test_credited_seat_flashes_over_what_it_shows() -> None:
     assert on[px] == show.CREDIT and off[px] == show.SEAT_IDLE
     plain = show.ring(snap(players=4, turn=1), 0, 12)
     assert [c for i, c in enumerate(on) if i != px] == [c for i, c in enumerate(plain) if i != px]
+
+
+def _decks() -> dict[str, frozenset[str]]:
+    from tableref.rules import RULESETS
+    return {cls.game: frozenset(cls.codes) for cls in RULESETS}
+
+
+def test_every_code_of_every_deck_is_four_drawable_distinct_characters() -> None:
+    from tableboard.segments import encode
+    everywhere: dict[bytes, str] = {}
+    for game, codes in _decks().items():
+        patterns: dict[bytes, str] = {}
+        for code in sorted(codes):
+            text = show.card_text(code)
+            assert text is not None and len(text) == 4, (game, code, text)
+            assert all(known(ch) for ch in text), (game, code, text)
+            # compared as lit segments, not letters: "S" and "5", "O" and "0" look the same
+            pattern = encode(text)
+            assert pattern not in patterns, f"{game}: {code} and {patterns.get(pattern)} look alike ({text!r})"
+            patterns[pattern] = code
+            assert everywhere.setdefault(pattern, code) == code, (code, everywhere[pattern])
+    assert len(everywhere) >= 90  # every game's deck was there to check
+
+
+@pytest.mark.parametrize("code,text", [
+    ("red-7", "r  7"), ("yellow-0", "y  0"), ("green-skip", "G SP"), ("blue-reverse", "b rE"),
+    ("red-draw2", "r +2"), ("blue-draw4", "b +4"), ("green-skip_all", "G SA"), ("yellow-discard_all", "y dA"),
+    ("wild", "UILd"), ("wild_draw4", "U +4"), ("wild_draw10", "U+10"), ("wild_reverse_draw4", "Ur+4"),
+    ("num-7", "   7"), ("num-10", "  10"), ("minus10", " -10"), ("ono99", "On99"), ("reverse", "  rE"),
+])
+def test_card_text_reads_as_the_readme_table_says(code: str, text: str) -> None:
+    assert show.card_text(code) == text
+
+
+@pytest.mark.parametrize("code", ["pink-5", "red-10", "red-jump", "num-100", "num-x", "joker", "red"])
+def test_a_code_no_deck_has_gets_no_text(code: str) -> None:
+    assert show.card_text(code) is None
+
+
+def test_asking_shows_the_likeliest_card_and_the_total_only_when_none_is_offered() -> None:
+    t = show.ALTERNATE_MS
+    offered = snap(total=None, mode="ask", offer=("green-skip", "green-reverse"))
+    assert [show.digits(offered, k * t) for k in range(4)] == ["G SP", "CArd", "G SP", "CArd"]
+    # an offer the display cannot spell: the total and CArd, as before (the screen names it)
+    odd = snap(total=12, mode="ask", offer=("mystery_card",))
+    assert [show.digits(odd, k * t) for k in range(2)] == ["  12", "CArd"]
+    # an illegal play outstanding still wins; a lost link still alternates LOSt
+    assert show.digits(snap(mode="ask", offer=("red-6",), err=3), 0) == "ErrC"
+    assert [show.digits(offered, k * t, lost=True) for k in range(2)] == ["LOSt", "G SP"]
+
+
+def test_the_card_a_button_took_shows_steadily() -> None:
+    offered = snap(total=None, mode="ask", offer=("green-skip", "green-reverse"))
+    assert {show.digits(offered, k * 250, taken="green-reverse") for k in range(8)} == {"G rE"}
+    assert show.digits(offered, show.ALTERNATE_MS, taken="mystery_card") == "CArd"
+
+
+def test_presses_answer_only_while_asking_and_only_with_what_is_offered() -> None:
+    asking = snap(mode="ask", offer=("red-6", "red-9"))
+    assert asking.answer("PASS", "short") == "red-6" and asking.answer("COLOUR", "short") == "red-9"
+    for button, press in [("PASS", "long"), ("COLOUR", "long"), ("DRAW", "short"), ("UNDO", "short")]:
+        assert asking.answer(button, press) is None  # these keep their ordinary meaning
+    assert snap(mode="ask", offer=("red-6",)).answer("COLOUR", "short") is None
+    assert snap(mode="ask").answer("PASS", "short") is None
+    assert snap(mode="play").answer("PASS", "short") is None

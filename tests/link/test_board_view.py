@@ -104,3 +104,14 @@ def test_unknown_game_and_out_of_range_seat_raise() -> None:
         board_snapshot(state(), "poker", 2)
     with pytest.raises(ValueError):
         board_snapshot(state(current_seat=5), "uno", 3)
+
+
+def test_the_camera_s_offer_goes_only_with_a_question() -> None:
+    s = state(hand_counts=[7, 7, 7], top="red-5", color="red", total=None)
+    asked = board_snapshot(s, "uno", 3, asking=True, offer=("red-6", "red-9", "red-8"))
+    assert asked.mode == "ask" and asked.offer == ("red-6", "red-9")  # the wire carries two
+    assert board_snapshot(s, "uno", 3, offer=("red-6",)).offer == ()  # not asking: nothing offered
+    over = state(game_over=True, winner=1, total=None)
+    assert board_snapshot(over, "uno", 3, asking=True, offer=("red-6",)).offer == ()
+    with pytest.raises(ValueError, match="offer"):
+        board_snapshot(s, "uno", 3, asking=True, offer=("Red 6",))

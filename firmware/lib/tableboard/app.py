@@ -16,6 +16,7 @@ from tableboard.debounce import Debouncer
 
 PERIOD_MS = 10        # button sampling rate is 1/PERIOD_MS; the debounce needs a few samples
 PICK_TIMEOUT_MS = 8000  # an unconfirmed COLOUR choice is dropped after this long
+TAKEN_MS = 1200       # the card a button answered the referee with stays on the digits this long
 
 
 class App:
@@ -31,12 +32,23 @@ class App:
         self.buttons = [(b, Debouncer(cfg.DEBOUNCE_MS, cfg.LONG_PRESS_MS)) for b in BUTTONS]
         self.picking = None       # colour chosen with COLOUR short presses, not yet confirmed
         self._pick_until = 0
+        self.taken = None         # the code a button just answered the referee's question with
+        self._taken_until = 0
+        self._tone = None         # a cue of the board's own (a button's answer), sounded next render
         self._seen = 0            # session.shown_count already turned into cues
         self._prev_snap = None
         self._shown = None        # (digits, ring, lost, snap) last handed to hw
         self.running = True
 
     def on_press(self, button, press, now):
+        snap = self.session.shown
+        code = snap.answer(button, press) if snap is not None else None
+        if code is not None:
+            # the referee asks which card: this press takes one of the codes it offered, and
+            # names it, so the host can tell the answer is about the card it still asks about
+            self.taken, self._taken_until, self._tone = code, now + TAKEN_MS, "take"
+            self.link.write(self.session.press(button, press, code, now))
+            return
         if button == "COLOUR":
             if press == "short":
                 self._cycle_colour(now)
@@ -75,8 +87,12 @@ class App:
             ev = deb.update(self.hw.pressed(name), now)
             if ev is not None:
                 self.on_press(name, ev, now)
+        if self._tone is not None:  # the chirp for the person's own press sounds at once
+            tone, self._tone = self._tone, None
         if self.picking is not None and now >= self._pick_until:
             self.picking = None
+        if self.taken is not None and now >= self._taken_until:
+            self.taken = None
         out = session.tick(now)
         if out:
             self.link.write(out)
@@ -86,7 +102,7 @@ class App:
     def _render(self, now, tone):
         snap = self.session.shown
         lost = self.session.lost(now)
-        digits = show.digits(snap, now, lost)
+        digits = show.digits(snap, now, lost, self.taken)
         ring = show.apply_cap(show.ring(snap, now, self.cfg.PIXELS, lost, self.picking),
                               self.cfg.BRIGHTNESS_CAP)
         cur = (digits, ring, lost, snap)

@@ -6,6 +6,8 @@ TONES = {
     "danger": ((1568, 70), (0, 50), (1568, 70), (0, 50), (1568, 70)),
     "bust": ((523, 140), (392, 140), (262, 320)),
     "win": ((523, 110), (659, 110), (784, 110), (1047, 330)),
+    # a board button answered the referee's question: a short rising chirp, "got it"
+    "take": ((1319, 50), (0, 30), (1760, 80)),
 }
 
 

@@ -18,7 +18,7 @@ wrap (see tableboard.clock), not raw time.ticks_ms().
 """
 from tablelink.frame import FrameReader
 from tablelink.messages import (Ack, Back, Btn, Hi, Snapshot, Who, read_messages, BUTTONS,
-                                PRESSES, COLOURS)
+                                PRESSES, COLOURS, card_code)
 
 HELLO_MS = 1000
 RESEND_MS = 500
@@ -79,8 +79,11 @@ class BoardSession:
         """Queue a button event; returns the first sending of its frame."""
         if button not in BUTTONS or press not in PRESSES:
             raise ValueError("bad button event: %r %r" % (button, press))
-        if arg is not None and arg not in COLOURS:
-            raise ValueError("bad colour: %r" % (arg,))
+        if button == "COLOUR" and press == "long":
+            if arg is not None and arg not in COLOURS:
+                raise ValueError("bad colour: %r" % (arg,))
+        elif arg is not None:
+            card_code(arg, "arg")  # the card a press answers the referee's question with
         self._n += 1
         frame = Btn(self.boot_id, self._n, button, press, arg).encode()
         if len(self._pending) >= MAX_OUTSTANDING:

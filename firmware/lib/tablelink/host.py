@@ -80,9 +80,7 @@ class HostSession:
         returns the SNAP bytes if what is shown changed, else b""."""
         if snap.shows_same(self.current):
             return b""
-        stamped = Snapshot(self.epoch, self.seq + 1, snap.players, snap.turn, snap.direction,
-                           snap.elim, snap.total, snap.pend, snap.colour, snap.err, snap.winner,
-                           snap.mode, snap.credit)
+        stamped = snap.stamped(self.epoch, self.seq + 1)
         frame = stamped.encode()  # validates first: a bad snapshot raises, nothing changes
         self.seq += 1
         self.current = stamped

@@ -16,6 +16,15 @@ COLOURS = ("red", "yellow", "green", "blue")
 DIRECTIONS = ("cw", "ccw")
 MODES = ("play", "ask", "over")
 MAX_PLAYERS = 10
+MAX_OFFER = 2          # codes a snapshot offers while asking: the likeliest, the runner-up
+# While asking, these presses answer: ANSWERS[k] takes offer[k]. PASS ("yes, that one") takes
+# the likeliest: passing makes no sense for a card just laid. COLOUR ("no, the other one")
+# takes the runner-up: its short press only cycles a colour on the board, which nobody needs
+# while the card is unnamed; its long press still confirms a colour. Shared by both ends.
+ANSWERS = (("PASS", "short"), ("COLOUR", "short"))
+MAX_CODE = 24          # characters of one card code on the wire
+_CODE_HEAD = "abcdefghijklmnopqrstuvwxyz"
+_CODE_CHARS = _CODE_HEAD + "0123456789-_"
 
 
 def _int(text, lo, hi, what):
@@ -42,6 +51,28 @@ def _choice(text, options, what):
     if text not in options:
         raise ValueError("bad %s: %r" % (what, text))
     return text
+
+
+def card_code(text, what="card"):
+    """`text` if it is a card code as the wire carries it (a lower-case letter, then letters,
+    digits, `-` or `_`, at most MAX_CODE in all: "red-7", "wild_draw4", "num-10"); else
+    ValueError. Which codes exist is the game's business, not the link's."""
+    if not isinstance(text, str) or not text or len(text) > MAX_CODE or text[0] not in _CODE_HEAD:
+        raise ValueError("bad %s: %r" % (what, text))
+    for ch in text:
+        if ch not in _CODE_CHARS:
+            raise ValueError("bad %s: %r" % (what, text))
+    return text
+
+
+def _offer(text):
+    # "code" or "code/code": the likeliest first
+    codes = tuple(text.split("/"))
+    if len(codes) > MAX_OFFER:
+        raise ValueError("bad offer: %r" % (text,))
+    for c in codes:
+        card_code(c, "offer")
+    return codes
 
 
 def _opt(value):
@@ -122,7 +153,9 @@ class Ack(_Message):
 
 
 class Btn(_Message):
-    """Board -> host: BTN,<boot_id>,<n>,<button>,<press>,<arg>; arg is a colour for COLOUR long."""
+    """Board -> host: BTN,<boot_id>,<n>,<button>,<press>,<arg>; arg is a colour for COLOUR long,
+    and the card code the board showed when a press answers the referee's question (so the
+    host can tell the press is about the card it still asks about), else None."""
     TYPE = "BTN"
     _ATTRS = ("boot_id", "n", "button", "press", "arg")
 
@@ -141,7 +174,10 @@ class Btn(_Message):
         _count(fields, 6, "BTN")
         button = _choice(fields[3], BUTTONS, "button")
         press = _choice(fields[4], PRESSES, "press")
-        arg = None if fields[5] == "-" else _choice(fields[5], COLOURS, "colour")
+        if button == "COLOUR" and press == "long":
+            arg = None if fields[5] == "-" else _choice(fields[5], COLOURS, "colour")
+        else:
+            arg = None if fields[5] == "-" else card_code(fields[5], "arg")
         return cls(_hex8(fields[1], "boot_id"), _int(fields[2], 1, 999999999, "n"),
                    button, press, arg)
 
@@ -196,19 +232,24 @@ class Snapshot(_Message):
     of k) | "r" (roulette); colour: one of COLOURS or None; err: int, 0 = no illegal play
     outstanding, else an id that changes with each new illegal play; winner: seat or None;
     mode: "play" | "ask" | "over"; credit: the seat the camera credited with the last card
-    played out of turn (the ring flashes it), or None.
+    played out of turn (the ring flashes it), or None; offer: while asking (mode "ask"), the
+    camera's likeliest card code and its runner-up, likeliest first (a tuple of 0..MAX_OFFER
+    codes; the board shows the first and its buttons answer with either).
 
-    `credit` is a 14th field, sent only when it is set: a board that knows 13 fields still
-    reads every snapshot without one, and this one reads both.
+    `credit` is a 14th field and `offer` a 15th (`code` or `code/code`), each sent only when
+    it (or a later one) is set, a credit of None then going as `-`: a board that knows 13 or
+    14 fields still reads every snapshot that does not use the newer ones, and this one reads
+    13, 14 and 15.
     """
     TYPE = "SNAP"
     _ATTRS = ("epoch", "seq", "players", "turn", "direction", "elim", "total", "pend",
-              "colour", "err", "winner", "mode", "credit")
+              "colour", "err", "winner", "mode", "credit", "offer")
 
     def __init__(self, epoch: str, seq: int, players: int, turn: "int | None" = None,
                  direction: str = "cw", elim: int = 0, total: "int | None" = None,
                  pend: "str | None" = None, colour: "str | None" = None, err: int = 0,
-                 winner: "int | None" = None, mode: str = "play", credit: "int | None" = None):
+                 winner: "int | None" = None, mode: str = "play", credit: "int | None" = None,
+                 offer: tuple = ()):
         self.epoch = epoch
         self.seq = seq
         self.players = players
@@ -222,10 +263,24 @@ class Snapshot(_Message):
         self.winner = winner
         self.mode = mode
         self.credit = credit
+        self.offer = tuple(offer)
 
     def shows_same(self, other: "Snapshot | None") -> bool:
         """True if `other` shows exactly the same thing (epoch and seq aside)."""
         return other is not None and self._key()[2:] == other._key()[2:]
+
+    def stamped(self, epoch: str, seq: int) -> "Snapshot":
+        """The same snapshot under another (epoch, seq)."""
+        return Snapshot(epoch, seq, self.players, self.turn, self.direction, self.elim, self.total,
+                        self.pend, self.colour, self.err, self.winner, self.mode, self.credit, self.offer)
+
+    def answer(self, button: str, press: str) -> "str | None":
+        """The offered code a press takes while asking (see ANSWERS), or None: not asking,
+        no such code offered, or a press that keeps its ordinary meaning."""
+        if self.mode != "ask" or (button, press) not in ANSWERS:
+            return None
+        pick = ANSWERS.index((button, press))
+        return self.offer[pick] if pick < len(self.offer) else None
 
     def pend_kind(self) -> "str | None":
         """None, "p", "d" or "r"."""
@@ -259,17 +314,26 @@ class Snapshot(_Message):
         if self.colour is not None:
             _choice(self.colour, COLOURS, "colour")
         _choice(self.mode, MODES, "mode")
+        if len(self.offer) > MAX_OFFER or (self.offer and self.mode != "ask"):
+            raise ValueError("bad offer: %r (only while asking, at most %d codes)" % (self.offer, MAX_OFFER))
+        for c in self.offer:
+            card_code(c, "offer")
 
     def to_fields(self):
         self.validate()
         return ["SNAP", self.epoch, str(self.seq), str(self.players), _opt(self.turn),
                 self.direction, "%x" % self.elim, _opt(self.total), _opt(self.pend),
-                _opt(self.colour), str(self.err), _opt(self.winner), self.mode] + (
-                    [] if self.credit is None else [str(self.credit)])
+                _opt(self.colour), str(self.err), _opt(self.winner), self.mode] + self._trailing()
+
+    def _trailing(self):
+        # the newer fields, each only when it or a later one is set (older boards read the rest)
+        if self.offer:
+            return [_opt(self.credit), "/".join(self.offer)]
+        return [] if self.credit is None else [str(self.credit)]
 
     @classmethod
     def from_fields(cls, fields):
-        if len(fields) != 14:
+        if len(fields) not in (14, 15):
             _count(fields, 13, "SNAP")
         players = _int(fields[3], 2, MAX_PLAYERS, "players")
         turn = None if fields[4] == "-" else _int(fields[4], 0, players - 1, "turn")
@@ -286,7 +350,8 @@ class Snapshot(_Message):
         snap = cls(_hex8(fields[1], "epoch"), _int(fields[2], 1, 999999999, "seq"), players,
                    turn, fields[5], int(elim_text, 16), total, pend, colour,
                    _int(fields[10], 0, 999999999, "err"), winner, fields[12],
-                   None if len(fields) == 13 or fields[13] == "-" else _int(fields[13], 0, players - 1, "credit"))
+                   None if len(fields) == 13 or fields[13] == "-" else _int(fields[13], 0, players - 1, "credit"),
+                   _offer(fields[14]) if len(fields) == 15 else ())
         snap.validate()
         return snap
 

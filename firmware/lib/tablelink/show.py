@@ -1,7 +1,8 @@
 """What the board shows for a snapshot: pure functions shared by the firmware, the host's
 simulated board (sim://) and its terminal view.
 
-    digits(snap, now_ms, lost)               -> 4 characters for the 7-segment display
+    digits(snap, now_ms, lost, taken)        -> 4 characters for the 7-segment display
+    card_text(code)                           -> a card code in 4 characters (None: unknown)
     ring(snap, now_ms, pixels, lost, picking) -> list of `pixels` (r, g, b) tuples, 0..255
     cues(prev, cur) / cue(prev, cur)          -> sounds for the change prev -> cur
 
@@ -23,9 +24,21 @@ config.BRIGHTNESS_CAP to every channel when it writes the ring.
 
 Digits: the total right-aligned ("  42", " -4"), "  +4" for a pending draw, "rOUL" for
 roulette, "PL 2" alternating with the total while Play 2 is owed, "CArd" alternating with the
-total while the referee asks for a card, "ErrC" while an illegal play is outstanding, "End "
-at the end of a game with no total, "----" before the first snapshot; link lost: "LOSt"
-alternating with what would be shown. Alternation period: ALTERNATE_MS.
+camera's likeliest card (card_text) while the referee asks for a card (with the total when
+nothing is offered or the code is not one card_text knows: the screen names it), "ErrC" while
+an illegal play is outstanding, "End " at the end of a game with no total, "----" before the
+first snapshot; link lost: "LOSt" alternating with what would be shown; `taken` (a code the
+board's buttons just answered with) shows card_text(taken) steadily. Alternation period:
+ALTERNATE_MS.
+
+Card codes in 4 characters (every code of every deck, each a distinct segment pattern;
+firmware/README.md has the table): a UNO-family colour card is its colour's letter (r y G b)
+then its symbol right-aligned: "r  7", "b SP" skip, "G rE" reverse, "y +2" draw two, "r +4"
+(No Mercy draw four), "b SA" skip all, "G dA" discard all. A wild starts with U (the display
+has no W): "UILd" (I on the left-hand segments, unlike 1), "U +4" wild draw four, "U +6",
+"U+10", "Ur+4" wild reverse draw four, "UrOL" colour roulette, "UCUS" custom, "UShF" shuffle
+hands, "USUP" swap hands. The 99 decks: "   7", "  10", " -10", "On99", "  rE" reverse,
+"HOLd", "dbPL" double play, "PL 2" play two.
 """
 
 CHASE_STEP_MS = 250
@@ -50,6 +63,19 @@ WAIT_DIM = (0, 0, 12)
 WAIT_DOT = (0, 0, 160)
 WIN = (0, 255, 0)
 CREDIT = (255, 0, 200)
+
+CARD_COLOURS = {"red": "r", "yellow": "y", "green": "G", "blue": "b"}
+# the symbol after a colour (numbers stand for themselves)
+CARD_SYMBOLS = {"skip": "SP", "reverse": "rE", "draw2": "+2", "draw4": "+4", "skip_all": "SA",
+                "discard_all": "dA"}
+# codes without a colour: the wilds and the 99 decks' specials (their numbers: "num-<k>")
+CARD_WORDS = {
+    "wild": "UILd", "wild_draw4": "U +4", "wild_draw6": "U +6", "wild_draw10": "U+10",
+    "wild_reverse_draw4": "Ur+4", "wild_color_roulette": "UrOL", "wild_custom": "UCUS",
+    "wild_shuffle_hands": "UShF", "wild_swap_hands": "USUP",
+    "minus10": " -10", "ono99": "On99", "reverse": "  rE", "hold": "HOLd",
+    "double_play": "dbPL", "play2": "PL 2",
+}
 
 # cue names, most important first: only one sound plays at a time
 CUES = ("win", "bust", "illegal", "danger", "turn")
@@ -76,6 +102,23 @@ def _right(text):
     return " " * (4 - len(text)) + text if len(text) < 4 else text[:4]
 
 
+def card_text(code) -> "str | None":
+    """A card code as 4 display characters, or None for a code this table does not know."""
+    word = CARD_WORDS.get(code)
+    if word is not None:
+        return word
+    head, _, sym = code.partition("-")
+    if head == "num":
+        return _right(sym) if sym.isdigit() and len(sym) <= 2 else None
+    letter = CARD_COLOURS.get(head)
+    if letter is None:
+        return None
+    if len(sym) == 1 and sym.isdigit():
+        return letter + "  " + sym
+    sym = CARD_SYMBOLS.get(sym)
+    return None if sym is None else letter + " " + sym
+
+
 def _texts(snap):
     """What the display cycles through for a snapshot (usually one text)."""
     if snap is None:
@@ -97,12 +140,20 @@ def _texts(snap):
     else:
         texts = [base if base is not None else "    "]
     if snap.mode == "ask":
+        offered = card_text(snap.offer[0]) if snap.offer else None
+        if offered is not None:
+            texts = [offered]  # the question matters more than the total just now
         texts.append("CArd")
     return texts
 
 
-def digits(snap, now_ms: int, lost: bool = False) -> str:
-    """The 4 characters on the 7-segment display."""
+def digits(snap, now_ms: int, lost: bool = False, taken: "str | None" = None) -> str:
+    """The 4 characters on the 7-segment display; `taken`: the code the board's buttons just
+    answered the referee's question with (shown steadily while the app says so)."""
+    if taken is not None:
+        text = card_text(taken)
+        if text is not None:
+            return text
     texts = _texts(snap)
     if lost:
         texts = ["LOSt", texts[0]]
