@@ -1,7 +1,7 @@
-"""Several frames' readings of one settled card -> one reading (pure logic, no images).
+"""Several frames' readings of one settled card -> one reading (pure logic: images only held).
 
 The watcher reads a card once it has settled; a reading it is unsure of (declined, or below
-the sure level) is taken again on the next still frames (watcher.py, `look_frames`), since
+the sure level) is taken again on the next still frames (landing.py, `look_frames`), since
 a glint, a shadow or a blur that spoils one frame seldom spoils the next the same way. The
 readings vote with their confidence. Frames that read two different codes are no silent
 answer: the card is declined, offering both, so that the table is asked. Otherwise the code
@@ -9,6 +9,9 @@ read stands with its surest reading (and that reading's outline), as one frame's
 in top_card.py.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from .top_card import Reading
 
@@ -56,3 +59,22 @@ def _declined(readings: list[Reading]) -> Reading:
     n = len(readings)
     quad = next((r.quad for r in readings if r.quad is not None), None)
     return Reading(None, 0.0, quad, tuple((c, round(weight[c] / n, 3)) for c in ranked))
+
+
+@dataclass
+class Look:
+    """A landing whose reading was unsure, being read again on the next still frames: the
+    readings so far, when the first was taken, and what the pile's record needs to report
+    it (held as they came: the pile image with the card, and where it changed, `interior`
+    of the region from `origin`, `roi`)."""
+    image: Any
+    roi: tuple[slice, slice]
+    interior: Any
+    origin: tuple[int, int]
+    readings: list[Reading]
+    t: float
+
+    def enough(self, frames: int, seconds: float, t: float) -> bool:
+        """Whether to report now, at time `t`: the readings together are sure, or they are
+        `frames` readings, or the first is `seconds` old."""
+        return is_sure(combine(self.readings)) or len(self.readings) >= frames or t - self.t >= seconds
