@@ -75,6 +75,7 @@ class PileWatcher:
         self._book: PileBook | None = None
         self._judge: LandingJudge | None = None
         self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
+        self._last_frame = (-1, 0.0)  # index and time of the last frame fed (the stream may end there)
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -116,6 +117,7 @@ class PileWatcher:
             self._start(frame)
         assert self._norm is not None
         n = self._norm(frame)
+        self._last_frame = (frame_index, t)
         if self._trail is not None:
             self._trail.feed(frame_index, n.small)
         if self._judge is None:
@@ -130,6 +132,16 @@ class PileWatcher:
             return self._read(frame, view, at, interior)
 
         return self._reported(self._judge.step(frame_index, t, n, roi, motion, read), frame_index)
+
+    def finish(self) -> list[Event]:
+        """The source has ended: the events still owed. A landing being read again on the
+        next still frames (look_again.py) is reported as the frames so far read it, at the
+        last frame fed; nothing else is held back (a landing put off while a hand seemed to
+        hold its card has no reading to trust)."""
+        if self._judge is None or self._judge.looking is None:
+            return []
+        frame_index, t = self._last_frame
+        return self._reported([self._judge.looked(t, frame_index)], frame_index)
 
     def _reported(self, events: list[Event], frame_index: int) -> list[Event]:
         """The events as reported: each landing with the bearing of the hand that brought it."""

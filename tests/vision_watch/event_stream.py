@@ -44,10 +44,9 @@ def watch(deck: str, spec: str, recognisers: dict[str, Any]) -> list[Any]:
     watcher = PileWatcher(recogniser)
     source = open_source(spec)
     try:
-        events = [e for f in source for e in watcher.feed(f.index, f.t, f.image)]
+        return [e for f in source for e in watcher.feed(f.index, f.t, f.image)] + watcher.finish()
     finally:
         source.close()
-    return events
 
 
 def as_golden(event: Any) -> dict[str, Any]:
