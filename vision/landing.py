@@ -33,8 +33,7 @@ log = logging.getLogger(__name__)
 
 Read = Callable[[View, Roi, np.ndarray], Reading]  # reads the card where `interior` (of `roi`) changed in a view
 
-EARLY_CONFIDENCE = 0.9  # a card read this surely is reported while the hand is still leaving
-BESIDE_REACH = 0.3  # change further than this many card short sides from the card read lies beside it
+# Shares that describe how a card covers and uncovers the change, not trade-offs to sweep:
 NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share of it changed since
 STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
 STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
@@ -111,7 +110,8 @@ class LandingJudge:
         look = self.looking
         assert look is not None
         look.readings.append(read(n, look.roi, look.interior))
-        if look.enough(self.config.look_frames, self.config.look_s, t):
+        cfg = self.config
+        if look.enough(cfg.look_frames, cfg.look_s, t, cfg.look_sure, cfg.look_conflict):
             return [self.looked(t, frame_index)]
         return []
 
@@ -119,7 +119,8 @@ class LandingJudge:
         """The landing looked at on several frames, reported as they read it together."""
         look, self.looking = self.looking, None
         assert look is not None
-        return self._land(look.image, look.interior, look.origin, combine(look.readings), t, frame_index)
+        return self._land(look.image, look.interior, look.origin, combine(look.readings, self.config.look_conflict),
+                          t, frame_index)
 
     # -- a card clear of a hand still leaving -----------------------------------------------
     def _clear_of_hand(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion,
@@ -163,7 +164,7 @@ class LandingJudge:
             return []  # a take-back, or a card just like the one below: judge it once all is still
         self.tried = self.book.image  # one read per pile state: reads are slow, hands quick
         reading = read(n, roi, interior)
-        if reading.confidence < EARLY_CONFIDENCE or self._beside_card(interior, reading, origin(roi)):
+        if reading.confidence < self.config.early_confidence or self._beside_card(interior, reading, origin(roi)):
             if reading.card is not None:
                 # judge it once all is still, unless the next card comes onto it first (a hand
                 # leaving as the next one comes): see _still_there. The pile then is the last
@@ -243,7 +244,7 @@ class LandingJudge:
             # something has moved. (An unread card that a hand left is reported at once.)
             return self._defer(first, t, PutOff(n, roi, interior, reading))
         self.disturbed = False
-        if not is_sure(reading) and cfg.look_frames > 1:
+        if not is_sure(reading, cfg.look_sure) and cfg.look_frames > 1:
             # unsure: look again on the next still frames before reporting (see _look_again)
             self.looking = Look(self.book.merge(n), roi, interior, (x0, y0), [reading], t)
             return []
@@ -278,7 +279,7 @@ class LandingJudge:
         self.disturbed = False
         # before the first card lands the pile has shown no card size: the early outline does
         side = short_long(small_quad(early.quad, self.scale))[0] if early.quad is not None else 0.0
-        seen_again = (reading.card in (None, early.card) or reading.confidence < EARLY_CONFIDENCE
+        seen_again = (reading.card in (None, early.card) or reading.confidence < self.config.early_confidence
                       or reading.quad is None
                       or whole_card(small_quad(reading.quad, self.scale), self.region.card_size, side) is None
                       or same_place(reading.quad, early.quad))
@@ -322,8 +323,8 @@ class LandingJudge:
         that still holds it (see pile_outline.beside_card)."""
         if reading.quad is None:
             return False
-        return beside_card(interior, small_quad(reading.quad, self.scale, at), self.region.card_size, BESIDE_REACH,
-                           self.config.beside_share)
+        return beside_card(interior, small_quad(reading.quad, self.scale, at), self.region.card_size,
+                           self.config.beside_reach, self.config.beside_share)
 
     def _still_there(self, put_off: PutOff, n: View, reading: Reading) -> bool:
         """Whether a new card, read as `reading`, came onto a landing put off while it lay at

@@ -15,12 +15,13 @@ from typing import Any
 
 from .top_card import Reading
 
-SURE = 0.9  # a combined reading this sure needs no further look
-CONFLICT = 0.5  # a second code read at least this surely makes the frames disagree
+SURE = 0.9  # a combined reading this sure needs no further look (WatcherConfig.look_sure)
+CONFLICT = 0.5  # a second code read at least this surely makes the frames disagree (WatcherConfig.look_conflict)
 
 
-def combine(readings: list[Reading]) -> Reading:
-    """One reading of the card from the readings of several frames (first one first)."""
+def combine(readings: list[Reading], conflict: float = CONFLICT) -> Reading:
+    """One reading of the card from the readings of several frames (first one first); a
+    second code read at least `conflict` surely makes them disagree."""
     if not readings:
         raise ValueError("no reading to combine")
     votes: dict[str, float] = {}
@@ -36,7 +37,7 @@ def combine(readings: list[Reading]) -> Reading:
         return _declined(readings)
     ranked = sorted(votes, key=lambda c: -votes[c])
     best = surest[ranked[0]]
-    others = [c for c in ranked[1:] if surest[c].confidence >= CONFLICT]
+    others = [c for c in ranked[1:] if surest[c].confidence >= conflict]
     if others:
         total = sum(votes.values())
         likely = tuple((c, round(votes[c] / total, 3)) for c in (ranked[0], others[0]))
@@ -44,9 +45,9 @@ def combine(readings: list[Reading]) -> Reading:
     return best
 
 
-def is_sure(reading: Reading) -> bool:
-    """Whether a reading needs no further look."""
-    return reading.card is not None and reading.confidence >= SURE
+def is_sure(reading: Reading, sure: float = SURE) -> bool:
+    """Whether a reading needs no further look: a card read at least `sure` surely."""
+    return reading.card is not None and reading.confidence >= sure
 
 
 def _declined(readings: list[Reading]) -> Reading:
@@ -74,7 +75,8 @@ class Look:
     readings: list[Reading]
     t: float
 
-    def enough(self, frames: int, seconds: float, t: float) -> bool:
-        """Whether to report now, at time `t`: the readings together are sure, or they are
-        `frames` readings, or the first is `seconds` old."""
-        return is_sure(combine(self.readings)) or len(self.readings) >= frames or t - self.t >= seconds
+    def enough(self, frames: int, seconds: float, t: float, sure: float = SURE, conflict: float = CONFLICT) -> bool:
+        """Whether to report now, at time `t`: the readings together are sure (see is_sure
+        and combine), or they are `frames` readings, or the first is `seconds` old."""
+        return (is_sure(combine(self.readings, conflict), sure) or len(self.readings) >= frames
+                or t - self.t >= seconds)

@@ -19,7 +19,6 @@ from .pile_outline import quad_tuple, short_long, small_quad
 from .pile_region import PileRegion
 from .top_card import Reading
 
-SIDE_CONFIDENCE = 0.6  # a reading this sure came from a whole card's outline: its short side is the cards' size
 SIDES_KEPT = 5  # the cards' size is the median of the last few sure outlines (one odd outline must not set it)
 
 
@@ -56,13 +55,15 @@ class PileState:
 
 
 class PileBook:
-    def __init__(self, image: View, region: PileRegion, scale: float, history: int) -> None:
-        """`image` is the first view: the pile as the watcher starts (no card known on it)."""
+    def __init__(self, image: View, region: PileRegion, scale: float, history: int, side_confidence: float) -> None:
+        """`image` is the first view: the pile as the watcher starts (no card known on it).
+        A reading at least `side_confidence` sure outlines a whole card: the cards' size."""
         self.pile = PileState(image, None)
         self.history: list[PileState] = []  # the pile before each landing, the last one last
         self.region = region  # shared with the other stages: a landing tells it the cards' size
         self.scale = scale  # working-size pixels per frame pixel
         self.keep = history
+        self.side_confidence = side_confidence
         self.sides: list[float] = []  # short sides (frame pixels) of the cards read surely
 
     @property
@@ -92,7 +93,7 @@ class PileBook:
             area = max(area, cv2.contourArea(outline))
         x0, y0 = origin
         self.region.add_card((x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), area)
-        if reading.quad is not None and reading.confidence >= SIDE_CONFIDENCE:
+        if reading.quad is not None and reading.confidence >= self.side_confidence:
             self.sides = (self.sides + [short_long(reading.quad)[0]])[-SIDES_KEPT:]
         return landed(reading, t, frame_index)
 

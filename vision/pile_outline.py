@@ -78,4 +78,4 @@ def beside_card(interior: np.ndarray, quad: np.ndarray, card_size: float, reach:
     short, long = sides
     card = fill(quad, interior.shape[:2])
     away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > reach * short
-    return np.count_nonzero((interior > 0) & away) >= share * short * long
+    return bool(np.count_nonzero((interior > 0) & away) >= share * short * long)

@@ -1,7 +1,12 @@
 """The pile watcher's tunables, in one object a sweep or an evaluation tool can set
 (`PileWatcher(config=WatcherConfig(look_frames=3))`). Times are seconds of video; fractions
-are of the working-size frame (motion.py) unless said otherwise. Constants that stand for a
-fact of the geometry rather than a trade-off stay beside the code that uses them."""
+are of the working-size frame (motion.py) unless said otherwise.
+
+The confidence levels are here because they follow the reader: a reader calibrated anew
+(or another one) moves them. Constants that describe geometry rather than trade a miss
+against a false report stay beside the code that uses them, each with its reason: how a
+card covers the change it made (landing.py, pile_outline.py), the floors of the pixel
+counts for tiny frames (pile_change.py), how far a hand's middle moves (pile_motion.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -31,4 +36,9 @@ class WatcherConfig:
     defer_max_s: float = 3.0  # ... and for at most this long after the landing was first put off
     bearings: bool = True  # follow what moves over the whole frame, to tell where each card came from
     look_frames: int = 2  # an unsure reading of a settled card is taken on up to this many still frames,
-    look_s: float = 0.1  # ... for at most this long after the first (see look_again.py)
+    look_s: float = 0.1  # ... for at most this long after the first (see look_again.py),
+    look_sure: float = 0.9  # ... unless the readings together are this sure,
+    look_conflict: float = 0.5  # ... where a second code read this surely makes them disagree (declined)
+    early_confidence: float = 0.9  # a card read this surely is reported while the hand is still leaving
+    side_confidence: float = 0.6  # a reading this sure came from a whole card's outline: its size is the cards'
+    beside_reach: float = 0.3  # change further than this many card short sides from the card read lies beside it

@@ -99,7 +99,7 @@ class PileWatcher:
         sw, sh = self._norm.small_size
         sizes = ChangeSizes.of(sw * sh, cfg.motion_frac, cfg.change_frac, cfg.part_frac)
         self._motion = PileMotion(first, cfg.motion, sizes.motion_px, cfg.exposure_rate)
-        self._book = PileBook(first, self.region, self._norm.scale, cfg.history)
+        self._book = PileBook(first, self.region, self._norm.scale, cfg.history, cfg.side_confidence)
         self._judge = LandingJudge(cfg, self._book, self.region, sizes, self._norm.scale)
 
     @property
