@@ -25,11 +25,12 @@ settled image is compared with the last accepted pile image:
   changes the pile image, since it lies at another angle or offset.
 
 A card read surely that lies still and clear of a hand that is still leaving is reported
-at once (see _clear_of_hand); the pile image takes it in when all is still. One read
+at once (see landing.py, _clear_of_hand); the pile image takes it in when all is still. One read
 unsurely waits for that, unless the next card comes onto it first: then it is reported
 as a landing put off. A landing read unsurely once all is still is read again on the next
 still frames (`look_frames`, within `look_s`) and reported as those readings read it
-together (see look_again.py); anything moving ends the look and reports what was read.
+together (see look_again.py); anything moving ends the look and reports what was read,
+and so does the end of the source (`finish`).
 
 The stages, each in its own module, the data flowing one way (this module only wires them):
 frames -> motion.py (a small, lighting-normalised view) -> pile_motion.py (what moved, and
@@ -37,9 +38,9 @@ whether the hand left) -> landing.py (when all is still: what the settled change
 pile_change.py for the change itself and pile_outline.py for the outline read) ->
 pile_read.py and top_card.py (where to read, and the read) with look_again.py (several
 frames' readings) -> pile_book.py (the pile's record; the Event) -> bearing.py (where the
-hand came from). The tunables are in one WatcherConfig (watch_config.py).
+hand came from). The tunables are in one WatcherConfig (watch_config.py). The stages hold
+all the watcher's state but the recogniser, which stays here (a checkpoint saves the rest).
 """
-
 from __future__ import annotations
 
 from dataclasses import replace
