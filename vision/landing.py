@@ -5,40 +5,39 @@ the motion stage's report (pile_motion.py) and, when the region has kept still l
 after a disturbance, compares the frame with the pile image (pile_change.py), asks the
 reader for the card (the `read` it is handed: the watcher's one call into the recogniser),
 judges its outline against the change (pile_outline.py) and tells the pile's record
-(pile_book.py) what happened, which makes the event. It keeps what must outlive a frame:
-how long all has kept still, a landing put off while a hand may still hold it, a card
-reported while the hand was still leaving, a reading being looked at again.
+(pile_book.py) what happened, which makes the event; a card clear of a hand still leaving
+is leaving_hand.py's to find. It keeps what must outlive a frame: how long all has kept
+still, a landing put off while a hand may still hold it, a card reported while the hand
+was still leaving, a reading being looked at again.
 """
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
 
 from .cardface import ASPECT
+from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
 from .motion import View, clean
 from .pile_book import Event, PileBook, landed
-from .pile_change import ChangeSizes, Roi, at_edge, changed, exposure_step, origin, own_change, pieces, raw_change, roi_of
+from .pile_change import ChangeSizes, Roi, at_edge, exposure_step, origin, own_change, pieces, raw_change, roi_of
 from .pile_motion import Motion
 from .pile_outline import beside_card, fill, same_place, short_long, small_quad, whole_card
+from .pile_read import Read
 from .pile_region import PileRegion
 from .top_card import Reading
 from .watch_config import WatcherConfig
 
 log = logging.getLogger(__name__)
 
-Read = Callable[[View, Roi, np.ndarray], Reading]  # reads the card where `interior` (of `roi`) changed in a view
-
 # Shares that describe how a card covers and uncovers the change, not trade-offs to sweep:
 NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share of it changed since
 STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
 STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
 SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
-STEADY = 0.05  # a change clear of the hand lies still if its area moved less than this share since the last frame
 
 
 @dataclass(frozen=True)
@@ -68,9 +67,8 @@ class LandingJudge:
         self.deferred: tuple[float, float] | None = None
         self.put_off: PutOff | None = None  # ... and the card read then, if it was read
         self.report_now = False  # ... and nothing has moved since: report it at once
-        self.clear: int | None = None  # changed pixels lying clear of the last motion (see _clear_of_hand)
-        self.early: Reading | None = None  # a card reported while the hand was still leaving
-        self.tried: View | None = None  # the pile image when that was last tried
+        self.leaving = LeavingHand(config.motion, sizes.part_px)  # a card clear of a hand still leaving
+        self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
 
     # -- per frame ------------------------------------------------------------------------
@@ -125,45 +123,21 @@ class LandingJudge:
     # -- a card clear of a hand still leaving -----------------------------------------------
     def _clear_of_hand(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion,
                        read: Read) -> list[Event]:
-        """While a hand is still leaving: a still change of a card's size that lies clear of
-        all motion, and away from the region's edge, for two frames running, is the card the
-        hand left. Report it at once if it reads surely: an arm leaves the region long after
-        it has cleared the pile when cards are big (the region then spans the frame), and
-        the whole frame is watched until a card lands. Anything else (a take-back, a card
-        just like the one below, an unsure reading) waits for all to be still; an unsure
-        reading of a card is kept, as a landing put off, for when the next card comes first."""
+        """While a hand is still leaving, the card it left lying clear of it (leaving_hand.py),
+        when the hand was last seen leaving and no landing is pending: report it at once if
+        it reads surely. Anything else (a take-back, a card just like the one below, an
+        unsure reading) waits for all to be still; an unsure reading of a card is kept, as a
+        landing put off, for when the next card comes first."""
         if (not motion.left_by_edge or motion.came_in or self.deferred is not None or self.early is not None
-                or self.tried is self.book.image or self.region.card_size == 0 and not self.region.is_whole_frame()):
-            self.clear = None
+                or self.leaving.tried is self.book.image
+                or self.region.card_size == 0 and not self.region.is_whole_frame()):
+            self.leaving.forget()
             return []
-        mc = self.config.motion
-        change = changed(n, self.book.image, roi, mc)
-        # what lies within the ratio view's halo of the motion is not clear of it
-        reach = 2 * mc.halo_px + 1
-        near = cv2.dilate(motion.seen, np.ones((reach, reach), np.uint8))
-        # a card changes along its outline and in its print, not across its plain parts:
-        # what an outline encloses goes with it, so that a card lies clear of the hand whole
-        outlines, _ = cv2.findContours(change, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        filled = np.zeros_like(change)
-        cv2.drawContours(filled, outlines, -1, 255, -1)
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
-        keep = stats[:, 4] >= self.sizes.part_px
-        keep[0] = False
-        keep[np.unique(labels[near > 0])] = False
-        keep[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))] = False
-        still = keep[labels]
-        area = int(np.count_nonzero(still & (change > 0)))
-        previous, self.clear = self.clear, None
-        if area < self._least():
+        found = self.leaving.card(n, roi, motion.seen, self.book.image, self._least(),
+                                  lambda area, interior: self._as_before(n, roi, area, interior), read)
+        if found is None:
             return []
-        if previous is None or abs(area - previous) > STEADY * area:
-            self.clear = area  # look again at the next frame: it must lie still
-            return []
-        interior = cv2.bitwise_and(change, still.astype(np.uint8) * 255)
-        if self._as_before(n, roi, area, interior):
-            return []  # a take-back, or a card just like the one below: judge it once all is still
-        self.tried = self.book.image  # one read per pile state: reads are slow, hands quick
-        reading = read(n, roi, interior)
+        interior, reading = found
         if reading.confidence < self.config.early_confidence or self._beside_card(interior, reading, origin(roi)):
             if reading.card is not None:
                 # judge it once all is still, unless the next card comes onto it first (a hand

@@ -4,11 +4,17 @@ the one call into the recogniser) is the watcher's (watcher.py): this only frame
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
+from .motion import View
 from .pile_change import Roi, origin
 from .pile_region import Box
+from .top_card import Reading
+
+Read = Callable[[View, Roi, np.ndarray], Reading]  # reads the card where `interior` (of `roi`) changed in a view
 
 MARGIN = 0.25  # the crop reaches this share of the change's longer side beyond it (a card's edge may not change)
 
