@@ -36,9 +36,9 @@ The stages, each in its own module, the data flowing one way (this module only w
 frames -> motion.py (a small, lighting-normalised view) -> pile_motion.py (what moved, and
 whether the hand left) -> landing.py (when all is still: what the settled change is; before
 that, leaving_hand.py finds a card clear of a hand still leaving; pile_change.py gives the
-change itself and pile_outline.py judges the outline read) -> pile_read.py and top_card.py (where to read, and the read) with look_again.py (several
-frames' readings) -> pile_book.py (the pile's record; the Event) -> bearing.py (where the
-hand came from). The tunables are in one WatcherConfig (watch_config.py). The stages hold
+change itself and pile_outline.py judges the outline read) -> pile_read.py and top_card.py
+(where to read, and the read) with look_again.py (several frames' readings) -> pile_book.py
+(the pile's record; the Event) -> bearing.py (where the hand came from). The tunables are in one WatcherConfig (watch_config.py). The stages hold
 all the watcher's state but the recogniser, which stays here (a checkpoint saves the rest).
 """
 from __future__ import annotations
