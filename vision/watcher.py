@@ -38,8 +38,9 @@ whether the hand left) -> landing.py (when all is still: what the settled change
 that, leaving_hand.py finds a card clear of a hand still leaving; pile_change.py gives the
 change itself and pile_outline.py judges the outline read) -> pile_read.py and top_card.py
 (where to read, and the read) with look_again.py (several frames' readings) -> pile_book.py
-(the pile's record; the Event) -> bearing.py (where the hand came from). The tunables are in one WatcherConfig (watch_config.py). The stages hold
-all the watcher's state but the recogniser, which stays here (a checkpoint saves the rest).
+(the pile's record; the Event) -> bearing.py (where the hand came from). The tunables are
+in one WatcherConfig (watch_config.py). The stages hold all the watcher's state but the
+recogniser, which stays here (a checkpoint saves the rest).
 """
 from __future__ import annotations
 
