@@ -120,6 +120,7 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
         source = open_source(f"synth:seed={seed},size={size},duration=10" + (f",photos={photos}" if photos else ""))
         watcher = PileWatcher(recogniser, config=config)
         reported = [e.as_json() for f in source for e in watcher.feed(f.index, f.t, f.image)]
+        reported += [e.as_json() for e in watcher.finish()]  # a card still being read as the clip ends
         clip = score_clip(source.ground_truth(), reported, f"seed {seed}")  # type: ignore[attr-defined]
         faces = source.scene.faces  # type: ignore[attr-defined]
         flat += [recogniser.classify_card(faces.face(card)[..., :3])[0] == card for card, _ in clip.reads if card]
@@ -172,6 +173,8 @@ def paced(clips: int, first_seed: int, recogniser: Recogniser, size: str, photos
             done = max(done, t) + (time.process_time() - cpu) * speed
             now = (time.perf_counter() - start) * speed  # clip seconds
             lags.append(now - t)
+            if index == encoded[-1][0]:
+                events += watcher.finish()  # a card still being read as the clip ends
             for e in events:
                 out = e.as_json()
                 by_frame.append(out)

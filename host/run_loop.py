@@ -118,13 +118,7 @@ class RunLoop:
         if self._look_for_hands(frame.image):
             return
         before = len(self.ctrl.session.records)
-        for ev in self.watcher.feed(frame.index, frame.t, frame.image):
-            if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:
-                continue
-            if ev.event == "landed":
-                self.ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence, ev.likely)
-            elif ev.event == "removed":
-                self.ctrl.removed(ev.t, ev.frame)
+        self._take(self.watcher.feed(frame.index, frame.t, frame.image))
         if self.checkpoint is not None and len(self.ctrl.session.records) > before:
             last = self.ctrl.session.last_frame
             if last is not None and last > (self.skip_through_frame or -1) and last != self._saved_for:
@@ -134,6 +128,16 @@ class RunLoop:
             self.preview.show(frame.image, self.watcher.region_box, self.ctrl.last_card)
         if self.confirm and len(self.ctrl.session.records) > before:
             self.ask_confirmation(self.ctrl.recent[-1] if self.ctrl.recent else "")
+
+    def _take(self, events: list[Any]) -> None:
+        """The watcher's events to the referee (those a resume has journaled already go)."""
+        for ev in events:
+            if self.skip_through_frame is not None and ev.frame <= self.skip_through_frame:
+                continue
+            if ev.event == "landed":
+                self.ctrl.landed(ev.card, ev.t, ev.frame, ev.confidence, ev.bearing, ev.bearing_confidence, ev.likely)
+            elif ev.event == "removed":
+                self.ctrl.removed(ev.t, ev.frame)
 
     def ask_confirmation(self, what: str) -> None:
         self.confirming = True
@@ -220,6 +224,7 @@ class RunLoop:
             while not self.quit:
                 frame = pending.pop() if pending else next(it, None)
                 if frame is None:
+                    self._take(self.watcher.finish())  # a card still being read as the video ended
                     break
                 if self.speed > 0:
                     t0 = frame.t if t0 is None else t0

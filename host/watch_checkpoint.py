@@ -20,7 +20,7 @@ import pathlib
 import pickle
 from typing import Any
 
-VERSION = 1
+VERSION = 2  # 2: the watcher keeps its state in its stages (motion, book, judge)
 KEEP_OUT = ("recogniser",)  # attached again on restore, never saved
 
 

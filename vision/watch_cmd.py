@@ -55,13 +55,18 @@ def run(args: argparse.Namespace) -> int:
                 events = watcher.feed(frame.index, frame.t, frame.image)
             except RegionError as exc:
                 raise UserError(f"{args.source}: {exc}") from None
-            for ev in events:
-                if args.json:
-                    print(json.dumps(ev.as_json()))
-                else:
-                    card = ev.card or "unknown card"
-                    print(f"{ev.t:9.3f} s  frame {ev.frame:6d}  {ev.event:8s} {card} ({ev.confidence:.2f})")
-                sys.stdout.flush()
+            _print(events, args.json)
+        _print(watcher.finish(), args.json)  # a card still being read when the source ended
     finally:
         source.close()
     return 0
+
+
+def _print(events: list, as_json: bool) -> None:
+    for ev in events:
+        if as_json:
+            print(json.dumps(ev.as_json()))
+        else:
+            card = ev.card or "unknown card"
+            print(f"{ev.t:9.3f} s  frame {ev.frame:6d}  {ev.event:8s} {card} ({ev.confidence:.2f})")
+        sys.stdout.flush()

@@ -141,6 +141,7 @@ def watch_events(spec: str, recogniser: object = None) -> list[dict]:
     try:
         for frame in source:
             out += [e.as_json() for e in watcher.feed(frame.index, frame.t, frame.image)]
+        out += [e.as_json() for e in watcher.finish()]
     finally:
         source.close()
     return out

@@ -1,0 +1,324 @@
+"""What a settled change in the pile is: a landing, a take-back, an arm, or nothing.
+
+The pile watcher's deciding stage (see watcher.py for the rules in full). Per frame it takes
+the motion stage's report (pile_motion.py) and, when the region has kept still long enough
+after a disturbance, compares the frame with the pile image (pile_change.py), asks the
+reader for the card (the `read` it is handed: the watcher's one call into the recogniser),
+judges its outline against the change (pile_outline.py) and tells the pile's record
+(pile_book.py) what happened, which makes the event; a card clear of a hand still leaving
+is leaving_hand.py's to find. It keeps what must outlive a frame: how long all has kept
+still, a landing put off while a hand may still hold it, a card reported while the hand
+was still leaving, a reading being looked at again.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .cardface import ASPECT
+from .leaving_hand import LeavingHand
+from .look_again import Look, combine, is_sure
+from .motion import View, clean
+from .pile_book import Event, PileBook, landed
+from .pile_change import ChangeSizes, Roi, at_edge, exposure_step, origin, own_change, pieces, raw_change, roi_of
+from .pile_motion import Motion
+from .pile_outline import beside_card, fill, same_place, short_long, small_quad, whole_card
+from .pile_read import Read
+from .pile_region import PileRegion
+from .top_card import Reading
+from .watch_config import WatcherConfig
+
+log = logging.getLogger(__name__)
+
+# Shares that describe how a card covers and uncovers the change, not trade-offs to sweep:
+NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share of it changed since
+STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
+STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
+SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
+
+
+@dataclass(frozen=True)
+class PutOff:
+    """A landing put off while a hand seemed to hold its card, or read unsurely while the
+    hand left: the pile then, the change (pixels of `roi`) and what it read as."""
+    image: View
+    roi: Roi
+    interior: np.ndarray
+    reading: Reading
+
+
+class LandingJudge:
+    def __init__(self, config: WatcherConfig, book: PileBook, region: PileRegion, sizes: ChangeSizes,
+                 scale: float) -> None:
+        self.config = config
+        self.book = book
+        self.region = region  # shared with the watcher and the book
+        self.sizes = sizes
+        self.scale = scale  # working-size pixels per frame pixel
+        self.disturbed = False  # something moved (or a waiting landing must be judged again) since the last judgement
+        self.quiet_frames = 0
+        self.t_motion = 0.0
+        self.t_grow = 0.0
+        self.edge: tuple[np.ndarray, float] | None = None  # a change at the region's edge, since when
+        # a landing put off while a hand may still be there: (first put off, last put off)
+        self.deferred: tuple[float, float] | None = None
+        self.put_off: PutOff | None = None  # ... and the card read then, if it was read
+        self.report_now = False  # ... and nothing has moved since: report it at once
+        self.leaving = LeavingHand(config.motion, sizes.part_px)  # a card clear of a hand still leaving
+        self.early: Reading | None = None  # ... reported while the hand was still leaving
+        self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
+
+    # -- per frame ------------------------------------------------------------------------
+    def step(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
+        """The events of the frame `n`, the region being `roi` and `motion` what moved in it."""
+        if motion.hand_left and self.deferred is not None:
+            self.disturbed = True  # the hand was seen leaving: judge the waiting landing again
+        if self.looking is not None:
+            if motion.still:
+                return self._look_again(frame_index, t, n, read)
+            looked = [self.looked(t, frame_index)]  # something moves: report what was read
+            return looked + self._moving(frame_index, t, n, roi, motion, read)
+        if not motion.still:
+            return self._moving(frame_index, t, n, roi, motion, read)
+        self.quiet_frames += 1
+        if self.deferred is not None and not self.disturbed and t - self.deferred[1] >= self.config.defer_still_s:
+            # nothing moved since: no hand holds or hovers there after all (what lies beside
+            # the card is a nudged card, or the hand went unseen)
+            self.report_now = True
+            self.disturbed = True
+        if (not self.disturbed or self.quiet_frames < self.config.min_settle_frames
+                or t - self.t_motion < self.config.settle_s):
+            return []
+        return self._settled(frame_index, t, n, motion, read)
+
+    def _moving(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
+        """A frame in which something moves in the region (or the exposure does)."""
+        self.disturbed = True
+        self.quiet_frames = 0
+        self.t_motion = t
+        return [] if motion.exposure_moving else self._clear_of_hand(frame_index, t, n, roi, motion, read)
+
+    # -- an unsure reading, looked at again ---------------------------------------------------
+    def _look_again(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
+        """Read the unsurely read card again on this still frame; report it once the
+        readings together are sure, or after `look_frames` reads or `look_s`."""
+        look = self.looking
+        assert look is not None
+        look.readings.append(read(n, look.roi, look.interior))
+        cfg = self.config
+        if look.enough(cfg.look_frames, cfg.look_s, t, cfg.look_sure, cfg.look_conflict):
+            return [self.looked(t, frame_index)]
+        return []
+
+    def looked(self, t: float, frame_index: int) -> Event:
+        """The landing looked at on several frames, reported as they read it together."""
+        look, self.looking = self.looking, None
+        assert look is not None
+        return self._land(look.image, look.interior, look.origin, combine(look.readings, self.config.look_conflict),
+                          t, frame_index)
+
+    # -- a card clear of a hand still leaving -----------------------------------------------
+    def _clear_of_hand(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion,
+                       read: Read) -> list[Event]:
+        """While a hand is still leaving, the card it left lying clear of it (leaving_hand.py),
+        when the hand was last seen leaving and no landing is pending: report it at once if
+        it reads surely. Anything else (a take-back, a card just like the one below, an
+        unsure reading) waits for all to be still; an unsure reading of a card is kept, as a
+        landing put off, for when the next card comes first."""
+        if (not motion.left_by_edge or motion.came_in or self.deferred is not None or self.early is not None
+                or self.leaving.tried is self.book.image
+                or self.region.card_size == 0 and not self.region.is_whole_frame()):
+            self.leaving.forget()
+            return []
+        found = self.leaving.card(n, roi, motion.seen, self.book.image, self._least(),
+                                  lambda area, interior: self._as_before(n, roi, area, interior), read)
+        if found is None:
+            return []
+        interior, reading = found
+        if reading.confidence < self.config.early_confidence or self._beside_card(interior, reading, origin(roi)):
+            if reading.card is not None:
+                # judge it once all is still, unless the next card comes onto it first (a hand
+                # leaving as the next one comes): see _still_there. The pile then is the last
+                # one with this card in it; the hand still shows elsewhere.
+                card = cv2.dilate(interior, np.ones((3, 3), np.uint8)) > 0
+                self.put_off = PutOff(self.book.patched(n, roi, card), roi, interior, reading)
+            return []
+        # Report it now; the pile image takes it in once all is still (part of the card may
+        # still lie near the hand, and the rest of the pile image is as old as the last state).
+        self.early = reading
+        return [landed(reading, t, frame_index)]
+
+    # -- all still: judge the change ----------------------------------------------------------
+    def _settled(self, frame_index: int, t: float, n: View, motion: Motion, read: Read) -> list[Event]:
+        cfg = self.config
+        box = self.region.box()
+        x0, y0 = box[:2]
+        roi = roi_of(box)
+        ref = self.book.image
+        raw = raw_change(n, ref, roi, cfg.motion)
+        # still for a while: what touches only the frame's edge may be a card's halo there
+        waited = t - max(self.t_motion, self.t_grow)
+        halo_ok = waited >= cfg.halo_after_s
+        edge = self._at_edge(raw, n, ref, roi, halo_ok)
+        # small specks are noise; what remains of the fine-scale change is the new pile state
+        interior = pieces(clean(raw), self.sizes.part_px)
+        log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, edge.any(),
+                  cv2.countNonZero(interior), self.sizes.change_px, box)
+        if edge.any():
+            wider = self.region.grown_box()
+            wide = roi_of(wider)
+            if wider != box and not self._at_edge(raw_change(n, ref, wide, cfg.motion), n, ref, wide, halo_ok).any():
+                # what reaches the edge ends within half a card beyond it: a card landed near
+                # the pile's edge, not an arm, so widen the region now and look again
+                self.region.grow()
+                self.t_grow = t
+                return self._settled(frame_index, t, n, motion, read)
+            self._arm_at_edge(t, n, roi, edge, waited)
+            return []
+        self.edge = None
+        area = cv2.countNonZero(interior)
+        # After a big exposure step, clipped highlights bend the ratios a little along bright
+        # edges; ask for more evidence then (a card landing changes far more than that).
+        step = exposure_step(n.small[roi], ref.small[roi])
+        if area < self._least(step):
+            self.book.accept(n)  # a hand passed, light or shadows changed: same pile
+            self.disturbed = False
+            self._end_deferral()
+            self.early = None
+            return []
+        if self._as_before(n, roi, area):
+            self.disturbed = False
+            image = self.book.merge(n)
+            self._end_deferral()
+            return [self.book.take_back(image, t, frame_index)]
+        if self.early is not None:
+            return self._seen_again(frame_index, t, n, roi, interior, read)
+        first = t if self.deferred is None else self.deferred[0]
+        waiting = not self.report_now and t - first < cfg.defer_max_s
+        if waiting and not motion.left_by_edge:
+            # what moved last has not been seen leaving: a hand hovering over the pile or
+            # holding its card still, its arm unseen. Look again once something has moved.
+            return self._defer(first, t)
+        reading = read(n, roi, interior)
+        put_off = self.put_off
+        if put_off is not None and self._still_there(put_off, n, reading):
+            # The card put off lay at rest after all (what lay beside it was no hand), and the
+            # next card came onto it before anything showed that: report it as it lay then,
+            # and look again at what has come since.
+            event = self._land(self.book.merge(put_off.image), put_off.interior, origin(put_off.roi),
+                               put_off.reading, t, frame_index)
+            return [event] + self._settled(frame_index, t, n, motion, read)
+        if waiting and ((reading.card is None and motion.came_in) or self._beside_card(interior, reading, (x0, y0))):
+            # A hand holding the card still above the pile, its sleeve the table's colour (so
+            # nothing reaches the edge); or no card at all, and the last motion took none of
+            # the change away: an empty hand at rest whose arm hardly shows. Look again once
+            # something has moved. (An unread card that a hand left is reported at once.)
+            return self._defer(first, t, PutOff(n, roi, interior, reading))
+        self.disturbed = False
+        if not is_sure(reading, cfg.look_sure) and cfg.look_frames > 1:
+            # unsure: look again on the next still frames before reporting (see _look_again)
+            self.looking = Look(self.book.merge(n), roi, interior, (x0, y0), [reading], t)
+            return []
+        return [self._land(self.book.merge(n), interior, (x0, y0), reading, t, frame_index)]
+
+    def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, waited: float) -> None:
+        """An arm (or something new at the edge) lies across the region and keeps still."""
+        cfg = self.config
+        if waited >= cfg.regrow_after_s and self.region.grow():
+            self.t_grow = t
+            return
+        # Something left at the edge, or a stale part of the pile image: take just those
+        # pieces into the pile image once nothing has moved for a while, or once the same
+        # piece has stayed put for long while hands came and went (a lingering hand moves,
+        # so it is not taken in).
+        if self.edge is None or self.edge[0].shape != edge.shape or (
+                np.count_nonzero(edge & self.edge[0]) < SAME_EDGE * np.count_nonzero(edge | self.edge[0])):
+            self.edge = (edge, t)
+        if t - self.t_motion >= cfg.absorb_after_s or t - self.edge[1] >= cfg.absorb_stale_s:
+            self.book.absorb(n, roi, edge)
+            self.edge = None
+
+    def _seen_again(self, frame_index: int, t: float, n: View, roi: Roi, interior: np.ndarray,
+                    read: Read) -> list[Event]:
+        """All still after a card was reported while the hand was leaving: take it into the
+        pile image, or report what lies on it now if that is surely another whole card (one
+        came in quick succession; an unsure reading of the whole change, or one on an
+        outline of part of a card, is the same card misread)."""
+        early, self.early = self.early, None
+        assert early is not None
+        reading = read(n, roi, interior)
+        self.disturbed = False
+        # before the first card lands the pile has shown no card size: the early outline does
+        side = short_long(small_quad(early.quad, self.scale))[0] if early.quad is not None else 0.0
+        seen_again = (reading.card in (None, early.card) or reading.confidence < self.config.early_confidence
+                      or reading.quad is None
+                      or whole_card(small_quad(reading.quad, self.scale), self.region.card_size, side) is None
+                      or same_place(reading.quad, early.quad))
+        event = self._land(self.book.merge(n), interior, origin(roi), early if seen_again else reading, t, frame_index)
+        return [] if seen_again else [event]
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _land(self, image: View, interior: np.ndarray, at: tuple[int, int], reading: Reading,
+              t: float, frame_index: int) -> Event:
+        self._end_deferral()
+        return self.book.land(image, interior, at, reading, t, frame_index)
+
+    def _least(self, exposure_step: float = 0.0) -> float:
+        """The fewest changed pixels that make a new pile state. Less than a share of a
+        card's area is no new card either: fingertips left over the pile, a light's glint."""
+        cfg = self.config
+        return max(self.sizes.change_px * (1 + cfg.exposure_caution * exposure_step),
+                   cfg.least_card_share * ASPECT * self.region.card_size ** 2)
+
+    def _as_before(self, n: View, roi: Roi, area: int, within: np.ndarray | None = None) -> bool:
+        return self.book.as_before(n, roi, area, self.sizes.change_px, self.config.removal_ratio, self.config.motion,
+                                   within)
+
+    def _at_edge(self, raw: np.ndarray, n: View, ref: View, roi: Roi, halo_ok: bool) -> np.ndarray:
+        return at_edge(raw, n, ref, roi, (self.region.width, self.region.height), self.sizes, self.config.motion,
+                       halo_ok)
+
+    def _end_deferral(self) -> None:
+        self.deferred, self.put_off, self.report_now = None, None, False
+
+    def _defer(self, first: float, t: float, put_off: PutOff | None = None) -> list[Event]:
+        """Put the landing off until something moves (see step for when it is forced)."""
+        self.deferred = (first, t)
+        if put_off is not None:
+            self.put_off = put_off
+        self.disturbed = False
+        return []
+
+    def _beside_card(self, interior: np.ndarray, reading: Reading, at: tuple[int, int]) -> bool:
+        """Whether much of the change lies well away from the card that was read: the hand
+        that still holds it (see pile_outline.beside_card)."""
+        if reading.quad is None:
+            return False
+        return beside_card(interior, small_quad(reading.quad, self.scale, at), self.region.card_size,
+                           self.config.beside_reach, self.config.beside_share)
+
+    def _still_there(self, put_off: PutOff, n: View, reading: Reading) -> bool:
+        """Whether a new card, read as `reading`, came onto a landing put off while it lay at
+        rest: the card's outline changed since (the card is new there), and what had changed
+        when the landing was put off still looks as it did where the new card leaves it
+        uncovered. A hand that held its card and dropped it has moved it, and has gone; a
+        card held where it then lies has not changed since, so it is the same card."""
+        if reading.quad is None:
+            return False
+        h, w = n.ratio.shape[:2]
+        whole = (slice(0, h), slice(0, w))
+        since = own_change(n, put_off.image, whole, self.config.motion)  # of itself: no halo around the new card
+        card = fill(small_quad(reading.quad, self.scale), (h, w))
+        if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
+            return False
+        was = np.zeros((h, w), np.uint8)
+        was[put_off.roi] = put_off.interior
+        # (outlines fit to a pixel or two)
+        shows = cv2.bitwise_and(was, cv2.bitwise_not(cv2.dilate(card, np.ones((5, 5), np.uint8))))
+        seen = cv2.countNonZero(shows)
+        if seen < STILL_SHOWS * cv2.countNonZero(was):
+            return False
+        return cv2.countNonZero(cv2.bitwise_and(since, shows)) <= STILL_MOVED * seen
