@@ -23,9 +23,10 @@ from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
 from .motion import View, clean
 from .pile_book import Event, PileBook, landed
-from .pile_change import ChangeSizes, Roi, at_edge, exposure_step, origin, own_change, pieces, raw_change, roi_of
+from .pile_change import (ChangeSizes, Roi, at_edge, exposure_step, origin, own_change, pieces, raw_change, roi_of,
+                          without_halo)
 from .pile_motion import Motion
-from .pile_outline import beside_card, fill, same_place, short_long, small_quad, whole_card
+from .pile_outline import beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
 from .pile_read import Read
 from .pile_region import PileRegion
 from .top_card import Reading
@@ -38,6 +39,9 @@ NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share 
 STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
 STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
 SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
+CUT_SPILL = 0.15  # a card cut by the frame's edge explains all but this share of the change (an arm does not)
+CUT_SHAPE = 0.15  # ... its outline is a card's proportions within this share
+CUT_SIZE = 0.2  # ... and the size of the cards read surely before within this share
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ class LandingJudge:
         self.leaving = LeavingHand(config.motion, sizes.part_px)  # a card clear of a hand still leaving
         self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
+        self.cut_tried = -1.0  # the stillness (its start) in which a change at the frame's edge was read
 
     # -- per frame ------------------------------------------------------------------------
     def step(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
@@ -167,6 +172,8 @@ class LandingJudge:
         interior = pieces(clean(raw), self.sizes.part_px)
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, edge.any(),
                   cv2.countNonZero(interior), self.sizes.change_px, box)
+        if edge.any() and halo_ok and self._cut_by_frame(n, roi, interior, edge, read):
+            edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
         if edge.any():
             wider = self.region.grown_box()
             wide = roi_of(wider)
@@ -223,6 +230,33 @@ class LandingJudge:
             self.looking = Look(self.book.merge(n), roi, interior, (x0, y0), [reading], t)
             return []
         return [self._land(self.book.merge(n), interior, (x0, y0), reading, t, frame_index)]
+
+    def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:
+        """Whether what reaches the edge is a card that the frame's edge cuts, not an arm: it
+        reaches only sides of the region that are the frame's own edges, the change reads
+        surely as a whole card (the reader fits its outline beyond the frame), and that card
+        explains the change (pile_outline.explains_cut). Read once per stillness, not on every
+        still frame: reading is the slow part."""
+        since = max(self.t_motion, self.t_grow)
+        if self.cut_tried >= since:
+            return False
+        self.cut_tried = since
+        inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < self.region.width, roi[0].stop < self.region.height)
+        reached = (bool(edge[:, 0].any()), bool(edge[0].any()), bool(edge[:, -1].any()), bool(edge[-1].any()))
+        if any(r and i for r, i in zip(reached, inner)):
+            return False
+        reading = read(n, roi, interior)
+        if reading.quad is None or not is_sure(reading, self.config.look_sure):
+            return False
+        # a whole card: a card's proportions, and the size of the cards read surely before
+        # (region.card_size is no measure here: it holds the change's halo)
+        short, long = short_long(reading.quad)
+        known = self.book.card_side()
+        if abs(long / max(short, 1.0) / ASPECT - 1) > CUT_SHAPE or (known and abs(short / known - 1) > CUT_SIZE):
+            return False
+        own = without_halo(n, self.book.image, roi, interior, self.config.motion)
+        halo = 2 * self.config.motion.halo_px + 5
+        return explains_cut(small_quad(reading.quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
 
     def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, waited: float) -> None:
         """An arm (or something new at the edge) lies across the region and keeps still."""

@@ -79,3 +79,29 @@ def beside_card(interior: np.ndarray, quad: np.ndarray, card_size: float, reach:
     card = fill(quad, interior.shape[:2])
     away = cv2.distanceTransform(cv2.bitwise_not(card), cv2.DIST_L2, 3) > reach * short
     return bool(np.count_nonzero((interior > 0) & away) >= share * short * long)
+
+
+FRAME_SIDES = ((slice(None), 0), (0, slice(None)), (slice(None), -1), (-1, slice(None)))  # left, top, right, bottom
+
+
+def explains_cut(quad: np.ndarray, own: np.ndarray, edge: np.ndarray, cut: tuple[bool, bool, bool, bool],
+                 halo: int, spill: float) -> bool:
+    """Whether the outline `quad` (working pixels of the region) of a card that the frame's
+    edge cuts explains the change: `edge` is the change reaching the sides of the region
+    that `cut` names (left, top, right, bottom: the frame's own edges), `own` the change
+    without its halo. The card's outline must itself cross each such side, what meets it
+    there must lie within the card and its halo (`halo` pixels), and little of the change
+    (`spill`, a share) may lie beside the card. An arm reaching across the edge to a card
+    near it meets the edge beside or beyond the card, and changes well beside it."""
+    card = cv2.dilate(fill(quad, own.shape[:2]), np.ones((5, 5), np.uint8)) > 0  # outlines fit to a pixel or two
+    if any(c and not card[side].any() for side, c in zip(FRAME_SIDES, cut)):
+        return False
+    border = np.zeros(edge.shape, bool)
+    for side, c in zip(FRAME_SIDES, cut):
+        if c:
+            border[side] = True
+    meets = edge & border
+    reach = cv2.dilate(fill(quad, own.shape[:2]), np.ones((halo, halo), np.uint8)) > 0
+    if np.count_nonzero(meets & ~reach) > spill * np.count_nonzero(meets):
+        return False
+    return np.count_nonzero((own > 0) & ~card) <= spill * max(1, np.count_nonzero(own))

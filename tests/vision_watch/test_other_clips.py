@@ -1,7 +1,9 @@
 """The second clip generator (tools/other_clips.py), and the watcher on its clips.
 
-Its truth is checked against its own drawing: the card on top at each settled frame, no hand
-over it then, and the seat whose bearing lies nearest is the one that played."""
+Its truth is checked against its own drawing (the card on top at each settled frame, no hand
+over it then), and the watcher is scored on a clip whose pile lies at the frame's bottom edge,
+so that cards land cut by it: before the watcher told such a card from an arm, none of them
+was reported."""
 from __future__ import annotations
 
 import pathlib
@@ -13,6 +15,9 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 
 from other_clips import OtherScene  # noqa: E402
+
+from tableref.vision.recognise import Recogniser  # noqa: E402
+from tableref.vision.synth.score import score_clip, watch_events  # noqa: E402
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -29,3 +34,16 @@ def test_truth_names_the_card_on_top_with_no_hand_over_it(seed: int) -> None:
             assert not scene._covers(by_card[ev["card"]], ev["frame"])
         gaps = [min(abs(ev["bearing"] - b) % 360, 360 - abs(ev["bearing"] - b) % 360) for b in truth["seat_bearings"]]
         assert int(np.argmin(gaps)) == ev["seat"]
+
+
+def test_cards_cut_by_the_frame_s_edge_are_reported(tmp_path: pathlib.Path) -> None:
+    scene = OtherScene(7, (640, 360), players=3, pile_at=(0.5, 0.86), plays=6)
+    path = tmp_path / "edge.mp4"
+    scene.write(path)
+    truth = scene.truth()
+    score = score_clip(truth, watch_events(str(path), Recogniser(deck="uno")), "edge")
+    cut = [ev for ev in truth["events"] if ev["type"] == "landed"]
+    assert len(cut) >= 4
+    assert score.found == score.truth, score.misses
+    assert score.read_correct == score.found, score.misreads
+    assert score.extra == 0, score.extras
