@@ -276,8 +276,7 @@ class Recogniser:
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
         the others have is tried around it."""
-        found = [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=max(ALL_WORK_SIDE, 1),
-                                       max_scored=ALL_MAX_SCORED) if not c.whole_frame]
+        found = spread_outlines(image_bgr)
         kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
                                 [c.score for c in found if _card_shaped(c.quad)], [])
         if kept:
@@ -393,6 +392,13 @@ class Recogniser:
         if code in (NONE_LABEL, BACK_LABEL) or far or conf < MIN_CONFIDENCE:
             return None, float(conf if code not in (NONE_LABEL, BACK_LABEL) else 0.0), scored
         return code, float(conf), scored
+
+
+def spread_outlines(image_bgr: np.ndarray) -> list[CardQuad]:
+    """The finder's outlines in a photo of several cards (searched at a finer scale, with
+    more outlines), but the whole frame's."""
+    return [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=ALL_WORK_SIDE,
+                                  max_scored=ALL_MAX_SCORED) if not c.whole_frame]
 
 
 def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tuple[str | None, float]]) -> int:

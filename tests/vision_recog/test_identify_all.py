@@ -15,7 +15,8 @@ import pytest
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
-from tableref.vision.synth.spread import spread_scene
+from tableref.vision.synth.spread import spread_scene, varied_spread
+from tableref.vision.synth.spread_score import score_spread
 
 
 def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int, int, int, int]:
@@ -25,11 +26,8 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int
     for _ in range(scenes):
         hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
         img, cards = spread_scene(hand, rng, overlap=overlap)
-        got = rec.identify_all(img)
-        total += len(cards)
-        reports += len(got)
-        right += sum(any(g.card == c.card and quad_iou(g.quad, c.quad) >= 0.5 for g in got) for c in cards)
-        wrong += sum(not any(g.card == c.card and quad_iou(g.quad, c.quad) >= 0.5 for c in cards) for g in got)
+        s = score_spread(rec.identify_all(img), cards)
+        right, total, wrong, reports = right + s.right, total + s.total, wrong + s.wrong, reports + s.reports
     return right, total, wrong, reports
 
 
@@ -58,3 +56,31 @@ def test_identify_all_cli_one_line_per_card(tmp_path) -> None:
     for line in lines:
         truth = next(c for c in cards if c.card == line["card"])
         assert quad_iou(np.array(line["quad"], np.float32), truth.quad) >= 0.5
+
+
+def test_the_score_tells_right_wrong_and_why_a_card_was_missed() -> None:
+    # the scorer itself, on reports made from the true outlines: one right, one naming the
+    # wrong card, one outline around two cards; a card nobody outlined
+    from tableref.vision.recognise import Recognition
+
+    img, cards = spread_scene(["red-5", "blue-skip", "green-0", "yellow-7"], np.random.default_rng(3),
+                              layout="touching")
+    both = np.array(cv2.boxPoints(cv2.minAreaRect(np.concatenate([cards[1].quad, cards[2].quad]))), np.float32)
+    reports = [Recognition(cards[0].card, 0.9, cards[0].quad), Recognition("red-9", 0.9, cards[3].quad),
+               Recognition(cards[1].card, 0.9, both)]
+    s = score_spread(reports, cards, [cards[0].quad])
+    assert (s.right, s.total, s.wrong, s.reports) == (1, 4, 2, 3)
+    assert dict(s.missed) == {1: "merged", 2: "merged", 3: "misread"}
+    s = score_spread(reports[:1], cards, [cards[0].quad, cards[3].quad])
+    assert dict(s.missed) == {1: "never outlined", 2: "never outlined", 3: "outlined"}
+
+
+@pytest.mark.parametrize("layout, overlap", [("touching", 0.0), ("fan", 0.4)])
+def test_varied_spreads_keep_every_card_inside_the_frame(layout: str, overlap: float) -> None:
+    rng = np.random.default_rng(5)
+    for n in (4, 13):
+        img, cards = varied_spread([f"red-{i % 10}" for i in range(n)], rng, overlap=overlap, layout=layout)
+        h, w = img.shape[:2]
+        assert len(cards) == n and (w, h) == (1280, 720)
+        for c in cards:
+            assert (c.quad >= -0.02 * w).all() and (c.quad[:, 0] <= 1.02 * w).all() and (c.quad[:, 1] <= 1.02 * h).all()
