@@ -26,6 +26,7 @@ from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import CardQuad, find_cards, order_quad, warp_card
+from .spread_neighbours import edge_image, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -56,6 +57,8 @@ PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its s
 ALL_WORK_SIDE = 800
 ALL_MAX_CARDS = 40
 ALL_MAX_SCORED = 80
+ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
+ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
@@ -275,8 +278,35 @@ class Recogniser:
         outline around two touching cards reads as neither surely, or has no card's shape.
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
-        the others have is tried around it."""
-        found = spread_outlines(image_bgr)
+        the others have is tried around it. Small cards (or none found) are searched again
+        at the photo's full resolution, where their borders part."""
+        kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
+        h, w = image_bgr.shape[:2]
+        if max(h, w) > ALL_WORK_SIDE * 1.25:
+            shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
+            if not shorts or float(np.median(shorts)) < ALL_FINE_SHORT:
+                fine = self._identify_all_at(image_bgr, max(h, w))
+                kept = fine if len(fine) > len(kept) else kept
+        return self._beside(image_bgr, kept)
+
+    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
+        """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
+        partly under its neighbour, which no outline found), round after round from the cards
+        the last round added."""
+        grads = edge_image(image_bgr)
+        new = kept
+        for _ in range(ALL_BESIDE_ROUNDS):
+            proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
+            proposed = [p for p in proposed if all(_apart(p, k.quad) for k in kept if k.quad is not None)]
+            if not proposed:
+                break
+            before = len(kept)
+            kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept)
+            new = kept[before:]
+        return kept
+
+    def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
+        found = spread_outlines(image_bgr, work_side)
         kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
                                 [c.score for c in found if _card_shaped(c.quad)], [])
         if kept:
@@ -394,10 +424,10 @@ class Recogniser:
         return code, float(conf), scored
 
 
-def spread_outlines(image_bgr: np.ndarray) -> list[CardQuad]:
+def spread_outlines(image_bgr: np.ndarray, work_side: int = ALL_WORK_SIDE) -> list[CardQuad]:
     """The finder's outlines in a photo of several cards (searched at a finer scale, with
     more outlines), but the whole frame's."""
-    return [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=ALL_WORK_SIDE,
+    return [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=work_side,
                                   max_scored=ALL_MAX_SCORED) if not c.whole_frame]
 
 

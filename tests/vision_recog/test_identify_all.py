@@ -84,3 +84,23 @@ def test_varied_spreads_keep_every_card_inside_the_frame(layout: str, overlap: f
         assert len(cards) == n and (w, h) == (1280, 720)
         for c in cards:
             assert (c.quad >= -0.02 * w).all() and (c.quad[:, 0] <= 1.02 * w).all() and (c.quad[:, 1] <= 1.02 * h).all()
+
+
+@pytest.mark.parametrize("layout, overlap", [("rows", 0.3), ("touching", 0.0), ("rows", 0.15)])
+def test_a_cards_row_neighbours_are_proposed_where_they_lie(layout: str, overlap: float) -> None:
+    # from each card's true outline, the cards beside it in its row (the one before and after,
+    # under and over it) are proposed at their own places
+    from tableref.vision.spread_neighbours import edge_image, neighbours
+
+    img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"] * 2, range(1, 9))],
+                              np.random.default_rng(7), overlap=overlap, layout=layout)
+    grads = edge_image(img)
+    found = pairs = 0
+    for i, card in enumerate(cards):
+        proposed = neighbours(grads, card.quad)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(cards) and (i // 4) == (j // 4):  # 8 cards: two rows of four
+                pairs += 1
+                found += any(quad_iou(p, cards[j].quad) >= 0.5 for p in proposed)
+    assert pairs == 12
+    assert found >= 10, f"{found}/{pairs} neighbours proposed"
