@@ -2,7 +2,8 @@
 """Measure `identify --all` on rendered spreads (vision/synth/spread.py): cards read right in
 their place, wrong reports, and why each missed card was missed, per layout and overlap.
 
-    python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--save-misses DIR]
+    python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
+                                 [--save-misses DIR]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
@@ -36,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spreads", type=int, default=10, help="spreads per condition")
     ap.add_argument("--deck", default="uno")
     ap.add_argument("--plain", action="store_true", help="spread_scene's defaults, not varied tables")
+    ap.add_argument("--only", nargs="+", metavar="CONDITION", help="these conditions alone (apart, touching, "
+                    "15, 30, fan: a word of the condition's name)")
     ap.add_argument("--save-misses", type=pathlib.Path, help="write each spread with a miss here, outlined")
     args = ap.parse_args(argv)
     if args.spreads < 1:
@@ -47,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}")
     print(f"{'condition':<12} {'right':>9} {'wrong':>9}  " + "  ".join(f"{k:>12}" for k in MISS_KINDS) + "   s/spread")
     for name, layout, overlap in CONDITIONS:
+        if args.only and not any(word in name for word in args.only):
+            continue
         rng = np.random.default_rng(args.seed)
         c = collections.Counter()
         spent = 0.0
