@@ -26,7 +26,7 @@ from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import CardQuad, find_cards, order_quad, warp_card
-from .spread_neighbours import edge_image, neighbours
+from .spread_neighbours import edge_image, mirrored_in, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -58,6 +58,9 @@ ALL_WORK_SIDE = 800
 ALL_MAX_CARDS = 40
 ALL_MAX_SCORED = 80
 ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
+# ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
+# is often 40% at one end), their part under it mirrored in from the rest
+ALL_BESIDE_OVERLAP = 0.45
 ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
@@ -297,11 +300,27 @@ class Recogniser:
         new = kept
         for _ in range(ALL_BESIDE_ROUNDS):
             proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
-            proposed = [p for p in proposed if all(_apart(p, k.quad) for k in kept if k.quad is not None)]
+            proposed = [p for p in proposed
+                        if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
             if not proposed:
                 break
             before = len(kept)
-            kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept)
+            plain = self._lazy_reader(image_bgr, proposed)
+
+            def reading(i: int) -> CardReading:
+                # also read with the part under the cards found mirrored in from the rest of
+                # it (a card reads the same upside down): their print is not its; the surer
+                # reading stands (a card lying over them is its own print either way)
+                cover = np.zeros(image_bgr.shape[:2], np.uint8)
+                cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
+                mirrored = mirrored_in(image_bgr, proposed[i], cover)
+                first = plain(i)
+                if mirrored is None:
+                    return first
+                second = self._lazy_reader(mirrored, [proposed[i]])(0)
+                return max((first, second), key=lambda r: (r.card is not None, r.confidence))
+            kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
+                                    reading)
             new = kept[before:]
         return kept
 
@@ -323,10 +342,12 @@ class Recogniser:
         return kept
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
-                    kept: list[Recognition]) -> list[Recognition]:
-        """`kept` plus each of `quads` that reads as a card and lies apart from those taken,
-        surest first."""
-        lazy = self._lazy_reader(image_bgr, quads)
+                    kept: list[Recognition], most: float = ALL_OVERLAP,
+                    reading: Callable[[int], CardReading] | None = None) -> list[Recognition]:
+        """`kept` plus each of `quads` that reads as a card and lies apart from those taken
+        (overlapping each by less than `most`), surest first. `reading(i)`: how quads[i]
+        reads (default: as the image shows it)."""
+        lazy = reading or self._lazy_reader(image_bgr, quads)
         read = []
         for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
@@ -336,7 +357,7 @@ class Recogniser:
         kept = list(kept)
         for _, r in sorted(read, key=lambda t: -t[0]):
             assert r.quad is not None
-            if all(_apart(r.quad, k.quad) for k in kept if k.quad is not None):
+            if all(_apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
                 kept.append(r)
         return kept
 
@@ -466,11 +487,12 @@ def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
 
 
-def _apart(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines are two cards: little overlap, and neither mostly inside the other."""
+def _apart(a: np.ndarray, b: np.ndarray, most: float = ALL_OVERLAP) -> bool:
+    """Two outlines are two cards: little overlap (less than `most` of the smaller), and
+    neither mostly inside the other."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return smaller > 0 and inter / smaller < ALL_OVERLAP
+    return smaller > 0 and inter / smaller < most
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:

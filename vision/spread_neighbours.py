@@ -22,6 +22,7 @@ TURNS = np.radians([-6.0, -3.0, 0.0, 3.0, 6.0])  # the neighbour turned against 
 ALONG = np.linspace(0.15, 0.85, 24)  # where on an edge it is sampled (its ends may lie under other cards)
 EDGE_SHARE = 0.7  # an edge: the gradient across the line is strong on this share of it ...
 STRONG = 0.5  # ... strong meaning at least this share of the card's own edges' median gradient
+MIRROR_MAX = 0.45  # share of a card that may be hidden and still be mirrored in from the rest
 BORDER_STEPS = 5  # SHIFTS steps (~12% of a card's width): a card's white border is ~6.5%
 
 
@@ -81,4 +82,23 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
     return out
 
 
-__all__ = ["edge_image", "neighbours"]
+def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> np.ndarray | None:
+    """The image with the part of the card `quad` that `cover` (a uint8 mask) hides replaced by
+    the card's own print half a turn round (a card's face is the same turned upside down),
+    or None when too much is hidden for the turned part to show."""
+    card = np.zeros(image_bgr.shape[:2], np.uint8)
+    cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
+    hidden = (card > 0) & (cover > 0)
+    if hidden.sum() > MIRROR_MAX * max(1, int(np.count_nonzero(card))):
+        return None
+    h, w = card.shape
+    c = np.asarray(quad, np.float64).mean(axis=0)
+    ys, xs = np.nonzero(hidden)
+    sx = np.clip(np.round(2 * c[0] - xs).astype(int), 0, w - 1)
+    sy = np.clip(np.round(2 * c[1] - ys).astype(int), 0, h - 1)
+    out = image_bgr.copy()
+    out[ys, xs] = image_bgr[sy, sx]
+    return out
+
+
+__all__ = ["edge_image", "mirrored_in", "neighbours"]
