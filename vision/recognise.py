@@ -57,6 +57,9 @@ PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its s
 ALL_WORK_SIDE = 800
 ALL_MAX_CARDS = 40
 ALL_MAX_SCORED = 80
+# a card of a spread is reported only this sure: on seed 11's varied spreads (tools/eval_spreads.py)
+# every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
+ALL_MIN_CONFIDENCE = 0.7
 ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
 # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
 # is often 40% at one end), their part under it mirrored in from the rest
@@ -351,7 +354,7 @@ class Recogniser:
         read = []
         for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
-            if r.card is not None:
+            if r.card is not None and r.confidence >= ALL_MIN_CONFIDENCE:
                 read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
                              Recognition(r.card, r.confidence, quad, r.likely)))
         kept = list(kept)

@@ -33,9 +33,11 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int
 
 # measured on 10 seeded spreads each (seed 11): 71/74 apart, 65/74 at 15% overlap, 2 and 1 wrong
 # reports (68 and 54, 2 and 3 wrong, before a grown card could lie as its nearest neighbour does;
-# seed 23, not looked at while making that change: 70 -> 72/79 apart, 56 -> 71/79 at 15%, 3 -> 1 wrong)
+# seed 23, not looked at while making that change: 70 -> 72/79 apart, 56 -> 71/79 at 15%, 3 -> 1 wrong);
+# 72/74 and 72/74, 2 and 1 wrong, once cards beside those found were proposed and read
+# (`tools/eval_spreads.py --plain --seed 11 --spreads 10 --only apart 15`)
 # the bars sit a little below, on 4 spreads
-@pytest.mark.parametrize("overlap, share", [(0.0, 0.85), (0.15, 0.6)])
+@pytest.mark.parametrize("overlap, share", [(0.0, 0.85), (0.15, 0.85)])
 def test_spread_hands_read_in_place(overlap: float, share: float) -> None:
     right, total, wrong, reports = _score(Recogniser("uno"), 11, 4, overlap)
     assert right >= share * total, f"{right}/{total} read in place"
