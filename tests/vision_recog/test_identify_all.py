@@ -106,3 +106,26 @@ def test_a_cards_row_neighbours_are_proposed_where_they_lie(layout: str, overlap
                 found += any(quad_iou(p, cards[j].quad) >= 0.5 for p in proposed)
     assert pairs == 12
     assert found >= 10, f"{found}/{pairs} neighbours proposed"
+
+
+def test_the_hidden_part_of_a_card_is_mirrored_in_from_its_other_half() -> None:
+    # a face the same half a turn round (as a card's print is, but for its middle): the part a
+    # neighbour hides comes back from the opposite part; more than 45% hidden is left alone
+    from tableref.vision.spread_neighbours import mirrored_in
+
+    rng = np.random.default_rng(4)
+    face = rng.integers(0, 256, (201, 301, 3), dtype=np.uint8)
+    face = np.maximum(face, face[::-1, ::-1])  # the same turned round the centre (150, 100)
+    quad = np.array([[50, 20], [250, 20], [250, 180], [50, 180]], np.float32)
+    hidden = face.copy()
+    hidden[20:181, 190:251] = (0, 0, 255)  # the right 30% under another card
+    cover = np.zeros(face.shape[:2], np.uint8)
+    cover[20:181, 190:251] = 255
+    out = mirrored_in(hidden, quad, cover)
+    assert out is not None
+    inside = np.zeros(face.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+    assert np.array_equal(out[inside > 0], face[inside > 0])
+    assert np.array_equal(out[inside == 0], hidden[inside == 0])  # nothing outside the card moves
+    cover[20:181, 130:251] = 255  # 60% hidden: the mirror would show the cover itself
+    assert mirrored_in(hidden, quad, cover) is None
