@@ -285,7 +285,8 @@ class Recogniser:
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
         the others have is tried around it. Small cards (or none found) are searched again
-        at the photo's full resolution, where their borders part."""
+        at the photo's full resolution, where their borders part. Last, the cards beside
+        those found, which no outline parts from them (see _beside)."""
         kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
         h, w = image_bgr.shape[:2]
         if max(h, w) > ALL_WORK_SIDE * 1.25:
@@ -309,13 +310,13 @@ class Recogniser:
                 break
             before = len(kept)
             plain = self._lazy_reader(image_bgr, proposed)
+            cover = np.zeros(image_bgr.shape[:2], np.uint8)
+            cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
 
             def reading(i: int) -> CardReading:
                 # also read with the part under the cards found mirrored in from the rest of
                 # it (a card reads the same upside down): their print is not its; the surer
                 # reading stands (a card lying over them is its own print either way)
-                cover = np.zeros(image_bgr.shape[:2], np.uint8)
-                cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
                 mirrored = mirrored_in(image_bgr, proposed[i], cover)
                 first = plain(i)
                 if mirrored is None:
