@@ -3,9 +3,11 @@
 (cv2.setNumThreads(1)), at 640x480 and 1280x720, best of 3 runs per image (the machine is
 shared; other load only adds time). Target: <= 20 ms at 1280x720. Beside each figure, the
 ratio to a baseline timed in the same run (one cv2.cvtColor of the same image to HSV), and
-the cost of one card read by each reader (the learned one, batch of 8, and the classic one).
+the cost of one card read by each reader (the learned one, batch of 8, and the classic one),
+and `identify --all` on 13-card spreads at 1280x720 (vision/synth/spread.py, varied tables)
+as a ratio to one `identify` of the same images.
 
-    python bench/bench_recognise.py [--n 40]
+    python bench/bench_recognise.py [--n 40] [--spreads 5]
 """
 from __future__ import annotations
 
@@ -16,15 +18,19 @@ import time
 import cv2
 import numpy as np
 
+from tableref.vision.cardface import all_codes
 from tableref.vision.classify_training import render_scene, training_codes
 from tableref.vision.find_card import find_cards
 from tableref.vision.profiles import builtin_profile
 from tableref.vision.recognise import Recogniser
+from tableref.vision.synth.spread import varied_spread
+from tableref.vision.synth.spread_score import score_spread
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=40)
+    ap.add_argument("--spreads", type=int, default=5, help="13-card spreads timed for identify --all")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     builtin_profile()
@@ -69,7 +75,29 @@ def main(argv: list[str] | None = None) -> int:
               f"= {np.median(t_all) / base:.0f}x / {np.median(t_find) / base:.0f}x the baseline "
               f"(cvtColor to HSV, {1000 * base:.2f} ms); rendered scenes correct {ok}/{len(scenes)}")
     read_costs(rec, codes, rng)
+    spread_costs(Recogniser("uno"), args.spreads)
     return 0
+
+
+def spread_costs(rec: Recogniser, n: int) -> None:
+    """identify_all on 13-card spreads against identify (the top card alone) on the same image."""
+    rng = np.random.default_rng(13)
+    codes = all_codes("uno")
+    t_all, t_one, right, total = [], [], 0, 0
+    for i in range(n):
+        hand = [codes[j] for j in rng.integers(0, len(codes), 13)]
+        img, cards = varied_spread(hand, rng, overlap=(0.0, 0.15)[i % 2], layout=("rows", "touching")[i % 2])
+        t0 = time.perf_counter()
+        got = rec.identify_all(img)
+        t_all.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        rec.identify(img)
+        t_one.append(time.perf_counter() - t0)
+        s = score_spread(got, cards)
+        right, total = right + s.right, total + s.total
+    print(f"13-card spread at 1280x720: identify --all median {1000 * np.median(t_all):.0f} ms "
+          f"= {np.median(t_all) / np.median(t_one):.1f}x one identify of the same image "
+          f"({1000 * np.median(t_one):.0f} ms); {right}/{total} cards read in place")
 
 
 def read_costs(rec: Recogniser, codes: list[str], rng: np.random.Generator) -> None:

@@ -26,6 +26,7 @@ from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .find_card import CardQuad, find_cards, order_quad, warp_card
+from .spread_neighbours import edge_image, mirrored_in, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -56,6 +57,14 @@ PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its s
 ALL_WORK_SIDE = 800
 ALL_MAX_CARDS = 40
 ALL_MAX_SCORED = 80
+# a card of a spread is reported only this sure: on seed 11's varied spreads (tools/eval_spreads.py)
+# every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
+ALL_MIN_CONFIDENCE = 0.7
+ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
+# ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
+# is often 40% at one end), their part under it mirrored in from the rest
+ALL_BESIDE_OVERLAP = 0.45
+ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
@@ -275,9 +284,52 @@ class Recogniser:
         outline around two touching cards reads as neither surely, or has no card's shape.
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
-        the others have is tried around it."""
-        found = [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=max(ALL_WORK_SIDE, 1),
-                                       max_scored=ALL_MAX_SCORED) if not c.whole_frame]
+        the others have is tried around it. Small cards (or none found) are searched again
+        at the photo's full resolution, where their borders part. Last, the cards beside
+        those found, which no outline parts from them (see _beside)."""
+        kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
+        h, w = image_bgr.shape[:2]
+        if max(h, w) > ALL_WORK_SIDE * 1.25:
+            shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
+            if not shorts or float(np.median(shorts)) < ALL_FINE_SHORT:
+                fine = self._identify_all_at(image_bgr, max(h, w))
+                kept = fine if len(fine) > len(kept) else kept
+        return self._beside(image_bgr, kept)
+
+    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
+        """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
+        partly under its neighbour, which no outline found), round after round from the cards
+        the last round added."""
+        grads = edge_image(image_bgr)
+        new = kept
+        for _ in range(ALL_BESIDE_ROUNDS):
+            proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
+            proposed = [p for p in proposed
+                        if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
+            if not proposed:
+                break
+            before = len(kept)
+            plain = self._lazy_reader(image_bgr, proposed)
+            cover = np.zeros(image_bgr.shape[:2], np.uint8)
+            cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
+
+            def reading(i: int) -> CardReading:
+                # also read with the part under the cards found mirrored in from the rest of
+                # it (a card reads the same upside down): their print is not its; the surer
+                # reading stands (a card lying over them is its own print either way)
+                mirrored = mirrored_in(image_bgr, proposed[i], cover)
+                first = plain(i)
+                if mirrored is None:
+                    return first
+                second = self._lazy_reader(mirrored, [proposed[i]])(0)
+                return max((first, second), key=lambda r: (r.card is not None, r.confidence))
+            kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
+                                    reading)
+            new = kept[before:]
+        return kept
+
+    def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
+        found = spread_outlines(image_bgr, work_side)
         kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
                                 [c.score for c in found if _card_shaped(c.quad)], [])
         if kept:
@@ -294,20 +346,22 @@ class Recogniser:
         return kept
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
-                    kept: list[Recognition]) -> list[Recognition]:
-        """`kept` plus each of `quads` that reads as a card and lies apart from those taken,
-        surest first."""
-        lazy = self._lazy_reader(image_bgr, quads)
+                    kept: list[Recognition], most: float = ALL_OVERLAP,
+                    reading: Callable[[int], CardReading] | None = None) -> list[Recognition]:
+        """`kept` plus each of `quads` that reads as a card and lies apart from those taken
+        (overlapping each by less than `most`), surest first. `reading(i)`: how quads[i]
+        reads (default: as the image shows it)."""
+        lazy = reading or self._lazy_reader(image_bgr, quads)
         read = []
         for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
-            if r.card is not None:
+            if r.card is not None and r.confidence >= ALL_MIN_CONFIDENCE:
                 read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
                              Recognition(r.card, r.confidence, quad, r.likely)))
         kept = list(kept)
         for _, r in sorted(read, key=lambda t: -t[0]):
             assert r.quad is not None
-            if all(_apart(r.quad, k.quad) for k in kept if k.quad is not None):
+            if all(_apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
                 kept.append(r)
         return kept
 
@@ -395,6 +449,13 @@ class Recogniser:
         return code, float(conf), scored
 
 
+def spread_outlines(image_bgr: np.ndarray, work_side: int = ALL_WORK_SIDE) -> list[CardQuad]:
+    """The finder's outlines in a photo of several cards (searched at a finer scale, with
+    more outlines), but the whole frame's."""
+    return [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=work_side,
+                                  max_scored=ALL_MAX_SCORED) if not c.whole_frame]
+
+
 def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tuple[str | None, float]]) -> int:
     """The outline to give when the photo's frame `frame` reads best. A card lying in the middle
     of a photo reads the same taken whole: a clear outline of card proportions inside the frame
@@ -430,11 +491,12 @@ def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
 
 
-def _apart(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two outlines are two cards: little overlap, and neither mostly inside the other."""
+def _apart(a: np.ndarray, b: np.ndarray, most: float = ALL_OVERLAP) -> bool:
+    """Two outlines are two cards: little overlap (less than `most` of the smaller), and
+    neither mostly inside the other."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return smaller > 0 and inter / smaller < ALL_OVERLAP
+    return smaller > 0 and inter / smaller < most
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:

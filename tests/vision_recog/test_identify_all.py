@@ -15,7 +15,8 @@ import pytest
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
-from tableref.vision.synth.spread import spread_scene
+from tableref.vision.synth.spread import spread_scene, varied_spread
+from tableref.vision.synth.spread_score import score_spread
 
 
 def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int, int, int, int]:
@@ -25,19 +26,18 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float) -> tuple[int
     for _ in range(scenes):
         hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
         img, cards = spread_scene(hand, rng, overlap=overlap)
-        got = rec.identify_all(img)
-        total += len(cards)
-        reports += len(got)
-        right += sum(any(g.card == c.card and quad_iou(g.quad, c.quad) >= 0.5 for g in got) for c in cards)
-        wrong += sum(not any(g.card == c.card and quad_iou(g.quad, c.quad) >= 0.5 for c in cards) for g in got)
+        s = score_spread(rec.identify_all(img), cards)
+        right, total, wrong, reports = right + s.right, total + s.total, wrong + s.wrong, reports + s.reports
     return right, total, wrong, reports
 
 
 # measured on 10 seeded spreads each (seed 11): 71/74 apart, 65/74 at 15% overlap, 2 and 1 wrong
 # reports (68 and 54, 2 and 3 wrong, before a grown card could lie as its nearest neighbour does;
-# seed 23, not looked at while making that change: 70 -> 72/79 apart, 56 -> 71/79 at 15%, 3 -> 1 wrong)
+# seed 23, not looked at while making that change: 70 -> 72/79 apart, 56 -> 71/79 at 15%, 3 -> 1 wrong);
+# 72/74 and 72/74, 2 and 1 wrong, once cards beside those found were proposed and read
+# (`tools/eval_spreads.py --plain --seed 11 --spreads 10 --only apart 15`)
 # the bars sit a little below, on 4 spreads
-@pytest.mark.parametrize("overlap, share", [(0.0, 0.85), (0.15, 0.6)])
+@pytest.mark.parametrize("overlap, share", [(0.0, 0.85), (0.15, 0.85)])
 def test_spread_hands_read_in_place(overlap: float, share: float) -> None:
     right, total, wrong, reports = _score(Recogniser("uno"), 11, 4, overlap)
     assert right >= share * total, f"{right}/{total} read in place"
@@ -58,3 +58,74 @@ def test_identify_all_cli_one_line_per_card(tmp_path) -> None:
     for line in lines:
         truth = next(c for c in cards if c.card == line["card"])
         assert quad_iou(np.array(line["quad"], np.float32), truth.quad) >= 0.5
+
+
+def test_the_score_tells_right_wrong_and_why_a_card_was_missed() -> None:
+    # the scorer itself, on reports made from the true outlines: one right, one naming the
+    # wrong card, one outline around two cards; a card nobody outlined
+    from tableref.vision.recognise import Recognition
+
+    img, cards = spread_scene(["red-5", "blue-skip", "green-0", "yellow-7"], np.random.default_rng(3),
+                              layout="touching")
+    both = np.array(cv2.boxPoints(cv2.minAreaRect(np.concatenate([cards[1].quad, cards[2].quad]))), np.float32)
+    reports = [Recognition(cards[0].card, 0.9, cards[0].quad), Recognition("red-9", 0.9, cards[3].quad),
+               Recognition(cards[1].card, 0.9, both)]
+    s = score_spread(reports, cards, [cards[0].quad])
+    assert (s.right, s.total, s.wrong, s.reports) == (1, 4, 2, 3)
+    assert dict(s.missed) == {1: "merged", 2: "merged", 3: "misread"}
+    s = score_spread(reports[:1], cards, [cards[0].quad, cards[3].quad])
+    assert dict(s.missed) == {1: "never outlined", 2: "never outlined", 3: "outlined"}
+
+
+@pytest.mark.parametrize("layout, overlap", [("touching", 0.0), ("fan", 0.4)])
+def test_varied_spreads_keep_every_card_inside_the_frame(layout: str, overlap: float) -> None:
+    rng = np.random.default_rng(5)
+    for n in (4, 13):
+        img, cards = varied_spread([f"red-{i % 10}" for i in range(n)], rng, overlap=overlap, layout=layout)
+        h, w = img.shape[:2]
+        assert len(cards) == n and (w, h) == (1280, 720)
+        for c in cards:
+            assert (c.quad >= -0.02 * w).all() and (c.quad[:, 0] <= 1.02 * w).all() and (c.quad[:, 1] <= 1.02 * h).all()
+
+
+@pytest.mark.parametrize("layout, overlap", [("rows", 0.3), ("touching", 0.0), ("rows", 0.15)])
+def test_a_cards_row_neighbours_are_proposed_where_they_lie(layout: str, overlap: float) -> None:
+    # from each card's true outline, the cards beside it in its row (the one before and after,
+    # under and over it) are proposed at their own places
+    from tableref.vision.spread_neighbours import edge_image, neighbours
+
+    img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"] * 2, range(1, 9))],
+                              np.random.default_rng(7), overlap=overlap, layout=layout)
+    grads = edge_image(img)
+    found = pairs = 0
+    for i, card in enumerate(cards):
+        proposed = neighbours(grads, card.quad)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(cards) and (i // 4) == (j // 4):  # 8 cards: two rows of four
+                pairs += 1
+                found += any(quad_iou(p, cards[j].quad) >= 0.5 for p in proposed)
+    assert pairs == 12
+    assert found >= 10, f"{found}/{pairs} neighbours proposed"
+
+
+def test_the_hidden_part_of_a_card_is_mirrored_in_from_its_other_half() -> None:
+    # a face the same half a turn round (as a card's print is, but for its middle): the part a
+    # neighbour hides comes back from the opposite part; more than 45% hidden is left alone
+    from tableref.vision.spread_neighbours import mirrored_in
+
+    rng = np.random.default_rng(4)
+    face = rng.integers(0, 256, (201, 301, 3), dtype=np.uint8)
+    face = np.maximum(face, face[::-1, ::-1])  # the same turned round the centre (150, 100)
+    quad = np.array([[50, 20], [250, 20], [250, 180], [50, 180]], np.float32)
+    hidden = face.copy()
+    hidden[20:181, 190:251] = (0, 0, 255)  # the right 30% under another card
+    cover = np.zeros(face.shape[:2], np.uint8)
+    cover[20:181, 190:251] = 255
+    out = mirrored_in(hidden, quad, cover)
+    assert out is not None
+    inside = np.zeros(face.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+    assert np.array_equal(out[inside > 0], face[inside > 0])
+    assert np.array_equal(out[inside == 0], hidden[inside == 0])  # nothing outside the card moves
+    cover[20:181, 130:251] = 255  # 60% hidden: the mirror would show the cover itself
+    assert mirrored_in(hidden, quad, cover) is None
