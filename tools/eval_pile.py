@@ -8,7 +8,9 @@ acceptance figure is tests/vision_watch/test_acceptance.py; this isolates the re
 
 With --seats, the whole watcher instead, on streamed clips with the given numbers of
 players: for each landing found, whether the seat its bearing names (the nearest seat
-bearing) is the one that played it, per player count:
+bearing) is the one that played it, per player count, and how many landings had a bearing
+too unsure for the referee to name a seat by (it goes by turn order for them) or named a
+wrong seat although sure:
 
     .venv/bin/python tools/eval_pile.py --seats 2 3 4 5 6 8 --uneven --seeds 0 6 --size 1280x720
 """
