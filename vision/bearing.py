@@ -1,14 +1,14 @@
 """Where the hand that brought a card came from: its bearing seen from the pile.
 
 Per frame (cheap): what moved since the previous frame, over the whole frame at half the
-watcher's working size (brightness or colour changed, and which of it changed colour),
-kept for the last few seconds.
+watcher's working size (brightness or colour changed), kept for the last few seconds.
 
 Per landing (rare): around where the card now lies, the frames in which something moving
 touched it are the delivering hand's; the last run of them (the pass of an empty hand
 earlier, or the hand that left the card below, lies apart in time) is that hand coming,
-laying the card and leaving. A moving piece of which almost nothing changed colour is a
-shadow or the light passing, not a hand: it is left out. What of the moving pieces lies
+laying the card and leaving. (Leaving out moving pieces that changed only in brightness, as
+a passing shadow does, dropped real hands too: a grey sleeve over a grey table after a video
+codec changes no colour either.) What of the moving pieces lies
 beyond the card itself is hand and arm, on the side of the player. Two directions come
 from them: the hand's, their mean direction from the card's centre, and the arm's, towards
 where they cross the frame's edge (an arm comes in from outside the frame, so where it
@@ -55,7 +55,6 @@ class BearingConfig:
     long_reach: float = 1.5  # ... and this far out: enough of the arm seen
     arm_shown: float = 2.0  # hand and arm seen this far out: the hand's direction alone
     accord: float = 15.0  # degrees between the hand's and the arm's (edge) directions above which confidence falls
-    least_colour: float = 0.05  # moving pieces of which a smaller share changed colour are shadows or light, not a hand
     least_track: int = 3  # frames showing the hand beyond the card for full confidence
 
 
@@ -69,7 +68,6 @@ class Bearing:
 class _Moved:
     frame: int
     mask: np.ndarray  # uint8, 255 = moved since the previous frame (trail pixels)
-    colour: np.ndarray  # uint8, 255 = of those, the ones whose colour changed (not only their brightness)
 
 
 class BearingTrail:
@@ -95,14 +93,15 @@ class BearingTrail:
         if prev is None:
             return
         mc = self.motion
-        colour = chroma_change(half, prev, mc.chroma_threshold)
-        mask = _open(cv2.bitwise_or(brightness_change(half, prev, mc.brightness_threshold, mc.dark_offset), colour))
+        mask = cv2.bitwise_or(brightness_change(half, prev, mc.brightness_threshold, mc.dark_offset),
+                              chroma_change(half, prev, mc.chroma_threshold))
+        mask = _open(mask)
         n = cv2.countNonZero(mask)
         if n < self._least:
             return  # nothing moved (a few pixels of noise): a hand held still does not show
         if n > self.config.flood * mask.size:
             return  # the light changed: it says nothing about hands
-        self._moved.append(_Moved(frame_index, mask, colour))
+        self._moved.append(_Moved(frame_index, mask))
 
     def bearing(self, frame_index: int, quad: np.ndarray, since: int = -1) -> Bearing | None:
         """The bearing of the hand that laid the card outlined by `quad` (working pixels),
@@ -136,11 +135,6 @@ class BearingTrail:
             count, labels = cv2.connectedComponents(joined, connectivity=8)
             hit = np.unique(labels[zone & (joined > 0)])
             hit = hit[hit > 0]
-            if hit.size:  # pieces that changed only in brightness: a shadow or the light passing over
-                moved = np.bincount(labels[m.mask > 0], minlength=count)
-                coloured = np.bincount(labels[(m.mask > 0) & (m.colour > 0)], minlength=count)
-                share = coloured[hit] / np.maximum(1, moved[hit])
-                hit = hit[share >= cfg.least_colour]
             touched.append((m.frame, np.isin(labels, hit) & (m.mask > 0) if hit.size else None))
         # the last run of them: a few frames in which something moved elsewhere, or a short
         # while in which nothing moved at all (a hand held still over the pile), do not break it

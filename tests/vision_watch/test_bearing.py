@@ -107,20 +107,6 @@ def test_a_hand_whose_arm_soon_leaves_the_frame_is_unsure() -> None:
     assert in_view is not None and in_view.confidence > 0.8
 
 
-def test_a_passing_shadow_is_not_the_hand() -> None:
-    """The hand lays the card from the top and leaves; then a soft shadow (darker, the same
-    colour and grain) sweeps across the card before the landing is told: the bearing is
-    the hand's, not the shadow's."""
-    frames = reach_frames([90.0], [(40, 60, 200)])
-    table = frames[-1]
-    yy, xx = np.mgrid[0:SIZE[1], 0:SIZE[0]].astype(np.float32)
-    for sx in range(330, -80, -30):  # the shadow comes in from the right and crosses the card
-        blob = np.exp(-((xx - sx) ** 2 + (yy - CENTRE[1]) ** 2) / (2 * 40.0 ** 2))
-        frames.append((table.astype(np.float32) * (1 - 0.45 * blob)[..., None]).astype(np.uint8))
-    found = trail_of(frames).bearing(len(frames) - 1, CARD)
-    assert found is not None and angle_gap(found.degrees, 90.0) < 7
-
-
 def test_a_hand_seen_in_one_frame_only_is_unsure() -> None:
     frames = reach_frames([200.0], [(40, 60, 200)])
     still = np.full_like(frames[0], (90, 120, 100))
