@@ -8,7 +8,9 @@ acceptance figure is tests/vision_watch/test_acceptance.py; this isolates the re
 
 With --seats, the whole watcher instead, on streamed clips with the given numbers of
 players: for each landing found, whether the seat its bearing names (the nearest seat
-bearing) is the one that played it, per player count:
+bearing) is the one that played it, per player count, and how many landings had a bearing
+too unsure for the referee to name a seat by (it goes by turn order for them) or named a
+wrong seat although sure:
 
     .venv/bin/python tools/eval_pile.py --seats 2 3 4 5 6 8 --uneven --seeds 0 6 --size 1280x720
 """
@@ -31,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seats", type=int, nargs="+", default=None, metavar="PLAYERS",
                     help="score the seats the watcher's bearings name, for these player counts")
     ap.add_argument("--uneven", action="store_true", help="--seats: seats spaced unevenly, as people sit")
+    ap.add_argument("--edge", action="store_true", help="--seats: the pile near an edge or a corner of the frame")
     ap.add_argument("--size", default="640x360", help="--seats: frame size (default 640x360)")
     ap.add_argument("--duration", type=float, default=10.0, help="--seats: seconds per clip (default 10)")
     args = ap.parse_args(argv)
@@ -67,13 +70,13 @@ def seats(args: argparse.Namespace) -> int:
         score = Score()
         for seed in range(*args.seeds):
             spec = (f"synth:seed={seed},size={args.size},duration={args.duration},players={players}"
-                    f",uneven={int(args.uneven)}")
+                    f",uneven={int(args.uneven)},edge={int(args.edge)}")
             from tableref.vision.sources import open_source
             source = open_source(spec)
             truth = source.ground_truth()  # type: ignore[attr-defined]
             source.close()
             score = score.add(score_clip(truth, watch_events(spec, rec), f"{players} players seed {seed}"))
-        print(f"{players} players{' (uneven)' if args.uneven else ''}, {args.size}, seeds {args.seeds[0]}.."
+        print(f"{players} players{' (uneven)' if args.uneven else ''}{' (pile near the edge)' if args.edge else ''}, {args.size}, seeds {args.seeds[0]}.."
               f"{args.seeds[1] - 1}: events found {score.found}/{score.truth}; {score.seat_summary()}",
               flush=True)
         for line in score.seat_errors:

@@ -6,16 +6,26 @@ watcher's working size (brightness or colour changed), kept for the last few sec
 Per landing (rare): around where the card now lies, the frames in which something moving
 touched it are the delivering hand's; the last run of them (the pass of an empty hand
 earlier, or the hand that left the card below, lies apart in time) is that hand coming,
-laying the card and leaving. What of the moving pieces that touched the card lies beyond
-the card itself is hand and arm, on the side of the player; the bearing is their mean
-direction from the card's centre. (Weighing far pixels more, as an arm points along its
-reach, measured worse on the synthetic clips: where the arm leaves the frame, and the
-hand's turn as it leaves, pull it aside.)
+laying the card and leaving. (Leaving out moving pieces that changed only in brightness, as
+a passing shadow does, dropped real hands too: a grey sleeve over a grey table after a video
+codec changes no colour either.) What of the moving pieces lies
+beyond the card itself is hand and arm, on the side of the player. Two directions come
+from them: the hand's, their mean direction from the card's centre, and the arm's, towards
+where they cross the frame's edge (an arm comes in from outside the frame, so where it
+crosses the edge lies on its line). The bearing is the mean of the two, or the hand's when
+nothing crossed the edge. (Near the frame's edge the hand's own shape, the card it carries
+and its turn as it leaves pull the hand's direction aside by up to 25 degrees; the edge
+crossing alone strays when the hand leaves sideways; their mean strayed least on the
+synthetic clips. Weighing far pixels more, or the principal axis of the moving pixels, did
+worse: a limb sliding along itself changes across it, not along it.)
 
 Bearing: degrees in the image, 0 = towards the right edge, 90 = towards the top edge,
-counter-clockwise, in [0, 360). Confidence (0..1) is how well those directions agree (the
-mean resultant length: 1 for one straight arm, low for a hand that came along the pile's
-edge or two arms at once), scaled down when little of the hand was seen.
+counter-clockwise, in [0, 360). Confidence (0..1) is low whenever the bearing may be wrong,
+so that the referee goes by turn order instead: the product of how well the directions of
+the hand's pixels agree (the mean resultant length: low for a hand that came along the
+pile's edge or two arms at once), how much of the hand was seen, how far out from the card
+it was seen (a hand whose arm soon left the frame shows only its own shape), how well the
+hand's and the arm's directions agree, and in how many frames it showed (a short track).
 """
 from __future__ import annotations
 
@@ -39,6 +49,13 @@ class BearingConfig:
     enough: float = 0.15  # hand seen per frame beyond the card (card short sides squared) for full confidence
     flood: float = 0.4  # a frame where more than this share moved is the light changing: ignored
     least_share: float = 0.0005  # fewer moving pixels than this share of the frame: nothing moved
+    border_px: int = 2  # the frame's edge band (trail pixels) in which an arm comes into view
+    least_cross: int = 3  # moving pixels in that band, joined to the hand, that show the arm crossing it
+    short_reach: float = 1.0  # hand seen no farther out than this many card short sides: its shape alone, unsure ...
+    long_reach: float = 1.5  # ... and this far out: enough of the arm seen
+    arm_shown: float = 2.0  # hand and arm seen this far out: the hand's direction alone
+    accord: float = 15.0  # degrees between the hand's and the arm's (edge) directions above which confidence falls
+    least_track: int = 3  # frames showing the hand beyond the card for full confidence
 
 
 @dataclass(frozen=True)
@@ -69,7 +86,9 @@ class BearingTrail:
 
     def feed(self, frame_index: int, small: np.ndarray) -> None:
         """Note what moved between the previous frame's working image and `small`."""
-        half = cv2.resize(small, self.size, interpolation=cv2.INTER_AREA)
+        self._note(frame_index, cv2.resize(small, self.size, interpolation=cv2.INTER_AREA))
+
+    def _note(self, frame_index: int, half: np.ndarray) -> None:
         prev, self._prev = self._prev, half
         if prev is None:
             return
@@ -87,15 +106,26 @@ class BearingTrail:
     def bearing(self, frame_index: int, quad: np.ndarray, since: int = -1) -> Bearing | None:
         """The bearing of the hand that laid the card outlined by `quad` (working pixels),
         from the motion after frame `since` up to `frame_index`; None when nothing touched it."""
-        cfg = self.config
         q = np.asarray(quad, np.float32).reshape(-1, 2) * self.scale
         (cx, cy), sides, _ = cv2.minAreaRect(q)
         short = max(2.0, float(min(sides)))
+        run = self._last_run(self._zone(q, short), since, frame_index)
+        if not run:
+            return None
+        return estimate(run, (cx, cy), short, self.config)
+
+    def _zone(self, q: np.ndarray, short: float) -> np.ndarray:
+        """The card's outline widened by the touch reach (bool, trail pixels)."""
         w, h = self.size
         zone = np.zeros((h, w), np.uint8)
         cv2.fillPoly(zone, [np.round(q).astype(np.int32)], 255)
-        r = max(1, int(round(cfg.touch_reach * short)))
-        zone = cv2.dilate(zone, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+        r = max(1, int(round(self.config.touch_reach * short)))
+        return cv2.dilate(zone, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+
+    def _last_run(self, zone: np.ndarray, since: int, frame_index: int) -> list[np.ndarray]:
+        """The moving pieces that touched the card in each frame of the last run of such
+        frames (newest first)."""
+        cfg = self.config
         # each frame in which something moved: the moving pieces that touched the card, or None
         touched: list[tuple[int, np.ndarray | None]] = []
         for m in self._moved:
@@ -120,27 +150,78 @@ class BearingTrail:
                 apart += 1
                 if apart > cfg.run_gap:
                     break
-        if not run:
-            return None
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        dx, dy = xx - cx, yy - cy
-        dist = np.hypot(dx, dy)
-        far = dist > cfg.skip_reach * short
-        wsum = np.zeros((h, w), np.float64)  # how often each pixel was hand, beyond the card
-        showing = 0  # frames in which some of it showed there
-        for pieces in run:
-            beyond = pieces & far
-            wsum += beyond
-            showing += bool(beyond.any())
-        mass = float(wsum.sum())
-        if mass <= 0:
-            return None
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ux, uy = np.where(far, dx / dist, 0.0), np.where(far, dy / dist, 0.0)
-        sx, sy = float((wsum * ux).sum()), float((wsum * uy).sum())
-        agree = math.hypot(sx, sy) / mass
-        seen = min(1.0, mass / showing / (cfg.enough * short * short))
-        return Bearing(math.degrees(math.atan2(-sy, sx)) % 360.0, agree * seen)
+        return run
+
+
+def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
+             cfg: BearingConfig = BearingConfig()) -> Bearing | None:
+    """The bearing from the moving pieces of a run (bool masks, trail pixels, newest first)
+    around a card centred at `centre` whose short side is `short` trail pixels; None if
+    nothing showed beyond the card."""
+    h, w = run[0].shape
+    cx, cy = centre
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = xx - cx, yy - cy
+    dist = np.hypot(dx, dy)
+    far = dist > cfg.skip_reach * short
+    edge = np.zeros((h, w), bool)  # the band along the frame's edge where an arm comes into view
+    b = cfg.border_px
+    edge[:b, :] = edge[-b:, :] = edge[:, :b] = edge[:, -b:] = True
+    wsum = np.zeros((h, w), np.float64)  # how often each pixel was hand, beyond the card
+    showing = 0  # frames in which some of it showed there
+    crossings: list[tuple[float, float]] = []  # per frame: where the moving arm crossed the frame's edge
+    for pieces in run:
+        beyond = pieces & far
+        wsum += beyond
+        showing += bool(beyond.any())
+        ys, xs = np.nonzero(beyond & edge)
+        if len(xs) >= cfg.least_cross:  # the middle of the span it crossed: the arm's sides move most
+            crossings.append(((xs.min() + xs.max()) / 2 - cx, (ys.min() + ys.max()) / 2 - cy))
+    mass = float(wsum.sum())
+    if mass <= 0:
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ux, uy = np.where(far, dx / dist, 0.0), np.where(far, dy / dist, 0.0)
+    hand = (float((wsum * ux).sum()) / mass, float((wsum * uy).sum()) / mass)
+    agree = math.hypot(*hand)  # 1 for one straight arm, low for a hand along the pile's edge or two arms
+    seen = min(1.0, mass / showing / (cfg.enough * short * short))
+    # how far out the hand was seen, in card short sides: a hand whose arm soon left the frame
+    # (a pile near its edge) shows little but its own shape, which turns the bearing
+    extent = float(np.percentile(dist[wsum > 0], 90)) / short
+    reach = _ramp(extent, cfg.short_reach, cfg.long_reach)
+    direction = hand
+    accord = 1.0
+    if crossings:
+        # the arm comes in from outside the frame: where it crossed the edge is on its line
+        arm = _mean_unit(crossings)
+        gap = math.degrees(math.acos(max(-1.0, min(1.0, _dot(_unit(hand), _unit(arm))))))
+        accord = 1.0 - _ramp(gap, cfg.accord, 2 * cfg.accord)
+        # ... and counts as much as the hand's direction where little of the arm shows
+        pull = 1.0 - _ramp(extent, cfg.long_reach, cfg.arm_shown)
+        u, v = _unit(hand), _unit(arm)
+        direction = (u[0] + pull * v[0], u[1] + pull * v[1])
+    track = _ramp(showing, 1, cfg.least_track)
+    confidence = agree * seen * reach * accord * track
+    return Bearing(math.degrees(math.atan2(-direction[1], direction[0])) % 360.0, confidence)
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    """0 at or below `lo`, 1 at or above `hi`, linear between."""
+    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
+
+
+def _unit(v: tuple[float, float]) -> tuple[float, float]:
+    n = math.hypot(*v) or 1.0
+    return v[0] / n, v[1] / n
+
+
+def _dot(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return a[0] * b[0] + a[1] * b[1]
+
+
+def _mean_unit(vectors: list[tuple[float, float]]) -> tuple[float, float]:
+    units = [_unit(v) for v in vectors]
+    return sum(u[0] for u in units), sum(u[1] for u in units)
 
 
 _PAIR = np.ones((2, 2), np.uint8)

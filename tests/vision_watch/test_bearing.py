@@ -46,7 +46,9 @@ def trail_of(frames: list[np.ndarray]) -> BearingTrail:
 def test_one_arm_gives_its_bearing_surely(bearing: float) -> None:
     found = trail_of(reach_frames([bearing], [(40, 60, 200)])).bearing(13, CARD)
     assert found is not None
-    assert angle_gap(found.degrees, bearing) < 5
+    # within 7 degrees: straight up or down the hand's round end reaches the frame's edge,
+    # and where it crosses there pulls the bearing by up to 6
+    assert angle_gap(found.degrees, bearing) < 7
     assert found.confidence > 0.8
 
 
@@ -70,7 +72,43 @@ def test_motion_before_the_last_event_or_away_from_the_card_is_not_the_hand() ->
     frames = first + [first[-1]] * 12 + reach_frames([300.0], [(40, 60, 200)])  # a pause between two hands
     trail = trail_of(frames)
     assert angle_gap(trail.bearing(len(frames) - 1, CARD).degrees, 300.0) < 5  # type: ignore[union-attr]
-    assert angle_gap(trail.bearing(13, CARD).degrees, 90.0) < 5  # type: ignore[union-attr]
+    assert angle_gap(trail.bearing(13, CARD).degrees, 90.0) < 7  # type: ignore[union-attr]
     assert trail.bearing(len(frames) - 1, CARD, since=len(frames) - 1) is None
     off = CARD + np.array([100, 0], np.float32)  # a card nothing touched
     assert trail.bearing(len(frames) - 1, off) is None
+
+
+def hand_frames(card_centre: tuple[float, float], bearing: float, length: float) -> list[np.ndarray]:
+    """A hand (a palm and a thumb to one side, as on a real hand) coming in along `bearing`
+    to a card at `card_centre` and going back, its arm seen for `length` px behind the palm."""
+    d = np.array([math.cos(math.radians(bearing)), -math.sin(math.radians(bearing))])
+    side = np.array([-d[1], d[0]])
+    frames = []
+    for reach in [130, 100, 75, 55, 40, 30, 30, 40, 55, 75, 100, 130]:
+        img = np.full((SIZE[1], SIZE[0], 3), (90, 120, 100), np.uint8)
+        palm = np.asarray(card_centre) + d * reach
+        cv2.line(img, tuple(int(v) for v in palm), tuple(int(v) for v in palm + d * length), (40, 60, 200), 24)
+        cv2.circle(img, tuple(int(v) for v in palm), 20, (40, 60, 200), -1)
+        cv2.circle(img, tuple(int(v) for v in palm + side * 22 - d * 6), 9, (40, 60, 200), -1)  # the thumb
+        frames.append(img)
+    return frames
+
+
+def card_at(x: float, y: float) -> np.ndarray:
+    return CARD - CENTRE + np.array([x, y], np.float32)
+
+
+def test_a_hand_whose_arm_soon_leaves_the_frame_is_unsure() -> None:
+    """Near the frame's edge only the hand shows, and its own shape turns the bearing: the
+    confidence says so; the same hand with its arm in view is sure."""
+    near_edge = trail_of(hand_frames((128, 34), 80.0, 12)).bearing(11, card_at(128, 34))
+    assert near_edge is not None and near_edge.confidence < 0.7
+    in_view = trail_of(hand_frames((70, 72), 10.0, 400)).bearing(11, card_at(70, 72))
+    assert in_view is not None and in_view.confidence > 0.8
+
+
+def test_a_hand_seen_in_one_frame_only_is_unsure() -> None:
+    frames = reach_frames([200.0], [(40, 60, 200)])
+    still = np.full_like(frames[0], (90, 120, 100))
+    found = trail_of([still, frames[5], still]).bearing(2, CARD)
+    assert found is None or found.confidence < 0.7

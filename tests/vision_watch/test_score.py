@@ -51,3 +51,16 @@ def test_a_misread_still_takes_the_report_in_its_window() -> None:
     s = score_clip(TRUTH, [report("landed", "red-6", 50), report("landed", "red-6", 101)])
     assert (s.found, s.extra, s.read_correct) == (2, 0, 1)
     assert s.misreads == [": frame 100 landed blue-2 read as red-6"]
+
+
+def test_seats_count_the_unsure_and_the_sure_but_wrong_apart() -> None:
+    truth = {"fps": 25.0, "seat_bearings": [90.0, 270.0], "events": [
+        {"type": "landed", "card": "red-6", "frame": 50, "seat": 0, "bearing": 92.0},
+        {"type": "landed", "card": "blue-2", "frame": 100, "seat": 1, "bearing": 268.0},
+        {"type": "landed", "card": "green-1", "frame": 150, "seat": 1, "bearing": 271.0}]}
+    reported = [dict(report("landed", "red-6", 50), bearing=95.0, bearing_confidence=0.9),  # sure, right
+                dict(report("landed", "blue-2", 100), bearing=80.0, bearing_confidence=0.3),  # unsure, wrong
+                dict(report("landed", "green-1", 150), bearing=100.0, bearing_confidence=0.95)]  # sure, wrong
+    s = score_clip(truth, reported)
+    assert s.seats == [True, False, False]
+    assert s.seat_summary().endswith("below the referee's confidence 1, sure but wrong 1")

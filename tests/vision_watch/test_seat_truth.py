@@ -6,6 +6,7 @@ import pytest
 from tableref.errors import UserError
 from tableref.seats import angle_gap, nearest_seat
 from tableref.vision.synth.scene import SynthScene, parse_spec
+from tableref.vision.synth.script import CARD_ASPECT, EDGE_ROOM
 
 
 def _gaps(bearings: list[float]) -> list[float]:
@@ -40,3 +41,16 @@ def test_players_and_uneven_spacing_as_asked() -> None:
 def test_bad_seat_options_are_one_clear_error(spec: str) -> None:
     with pytest.raises(UserError, match="players|uneven"):
         parse_spec(f"seed=1,{spec}")
+
+
+def test_the_edge_switch_moves_the_pile_and_leaves_old_seeds_alone() -> None:
+    plain = SynthScene(parse_spec("seed=7,duration=8,players=5,uneven=1,size=320x180")).ground_truth()
+    off = SynthScene(parse_spec("seed=7,duration=8,players=5,uneven=1,size=320x180,edge=0")).ground_truth()
+    assert off == plain
+    for seed in range(6):
+        truth = SynthScene(parse_spec(f"seed={seed},duration=8,players=5,edge=1,size=320x180")).ground_truth()
+        x, y = truth["pile_centre"]
+        room = EDGE_ROOM * truth["card_short_side"] * CARD_ASPECT  # the least that keeps the cards in view
+        assert min(x, 320 - x) <= room + 32 + 1 or min(y, 180 - y) <= room + 18 + 1, truth["pile_centre"]
+        assert truth["events"] and all(nearest_seat(ev["bearing"], truth["seat_bearings"]) == ev["seat"]
+                                       for ev in truth["events"])

@@ -35,6 +35,7 @@ class SceneParams:
     jpeg: int = 0  # per-frame JPEG quality for streamed frames (0 = off; written clips use the video codec)
     players: int | None = None  # seats around the table, 2..8 (default: 2..4 drawn from the seed)
     uneven: bool = False  # seats spaced as people sit rather than evenly
+    edge: bool = False  # the pile near an edge or a corner of the frame (off: the seed's clip as before)
 
 
 MAX_PLAYERS = 8
@@ -54,7 +55,7 @@ def parse_spec(spec: str) -> SceneParams:
     """`synth:seed=3,deck=uno,size=1280x720,cards=12` -> SceneParams.
 
     `cards` is a number of landings, or a folder of card photos (with labels.csv);
-    further keys: fps, duration (seconds), minutes, photos, jpeg, players (2..8), uneven (0/1).
+    further keys: fps, duration (seconds), minutes, photos, jpeg, players (2..8), uneven (0/1), edge (0/1: the pile near an edge or corner of the frame).
     """
     body = spec.split(":", 1)[1] if spec.startswith("synth:") else spec
     params = SceneParams()
@@ -86,13 +87,13 @@ def parse_spec(spec: str) -> SceneParams:
                 if not 2 <= int(value) <= MAX_PLAYERS:
                     raise UserError(f"synth option players={value} in {spec!r}: a table seats 2..{MAX_PLAYERS}")
                 params = replace(params, players=int(value))
-            elif key == "uneven":
+            elif key in ("uneven", "edge"):
                 if value not in ("0", "1"):
                     raise ValueError(value)
-                params = replace(params, uneven=value == "1")
+                params = replace(params, **{key: value == "1"})
             else:
                 raise UserError(f"unknown synth option {key!r} in {spec!r} (known: seed, deck, size, fps, "
-                                "cards, duration, minutes, photos, jpeg, players, uneven)")
+                                "cards, duration, minutes, photos, jpeg, players, uneven, edge)")
         except ValueError:
             raise UserError(f"bad value for synth option {key!r} in {spec!r}: {value!r}") from None
     if params.fps <= 0 or (params.duration is not None and params.duration <= 0):
@@ -125,7 +126,8 @@ class SynthScene:
         self._lights: OrderedDict[int, np.ndarray] = OrderedDict()
         self._blob_cache: dict[int, np.ndarray] = {}
         self.use_script(build_script(rng, self.size, params.fps, self.faces.codes, self.homography,
-                                     self.unit, params.cards, params.duration, params.players, params.uneven))
+                                     self.unit, params.cards, params.duration, params.players, params.uneven,
+                                     params.edge))
 
     def use_script(self, script: Script) -> None:
         """Play `script` (the seeded one, or e.g. a game's exact cards) on this table, camera and faces."""

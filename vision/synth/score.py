@@ -7,7 +7,9 @@ order. Unmatched reports are extra (false or double reports).
 
 Seats: for each landing found, the seat named by the reported bearing (the seat whose true
 bearing lies nearest) against the seat that played it; a landing reported with no bearing
-names no seat and counts as wrong.
+names no seat and counts as wrong. Landings whose bearing confidence is below the referee's
+(seats.SURE: it goes by turn order for them) are counted apart, and so are those named
+wrong although sure.
 """
 from __future__ import annotations
 
@@ -28,12 +30,13 @@ class Score:
     seats: list[bool] = field(default_factory=list)  # per landing found: the bearing named the right seat
     seat_errors: list[str] = field(default_factory=list)
     bearing_errors: list[float] = field(default_factory=list)  # degrees off the reach's true bearing
+    seat_sure: list[bool] = field(default_factory=list)  # per landing found: its bearing is sure enough to name a seat
 
     def add(self, other: "Score") -> "Score":
         return Score(self.truth + other.truth, self.extra + other.extra, self.reads + other.reads,
                      self.latencies + other.latencies, self.misses + other.misses, self.extras + other.extras,
                      self.misreads + other.misreads, self.seats + other.seats, self.seat_errors + other.seat_errors,
-                     self.bearing_errors + other.bearing_errors)
+                     self.bearing_errors + other.bearing_errors, self.seat_sure + other.seat_sure)
 
     @property
     def seat_accuracy(self) -> float:
@@ -41,8 +44,11 @@ class Score:
 
     def seat_summary(self) -> str:
         errors = self.bearing_errors or [0.0]
+        unsure = self.seat_sure.count(False)
+        sure_wrong = sum(sure and not right for sure, right in zip(self.seat_sure, self.seats))
         return (f"seat named right {sum(self.seats)}/{len(self.seats)} ({self.seat_accuracy:.1%}), bearing off "
-                f"p50 {np.median(errors):.1f} p95 {np.percentile(errors, 95):.1f} max {max(errors):.1f} degrees")
+                f"p50 {np.median(errors):.1f} p95 {np.percentile(errors, 95):.1f} max {max(errors):.1f} degrees; "
+                f"below the referee's confidence {unsure}, sure but wrong {sure_wrong}")
 
     @property
     def found(self) -> int:
@@ -118,12 +124,13 @@ def score_clip(truth: dict, reported: list[dict], name: str = "", early_s: float
 
 
 def _score_seat(s: Score, seat_bearings: list[float], ev: dict, r: dict, name: str) -> None:
-    from tableref.seats import angle_gap, nearest_seat
+    from tableref.seats import SURE, angle_gap, nearest_seat
 
     if r.get("bearing") is not None and ev.get("bearing") is not None:
         s.bearing_errors.append(angle_gap(r["bearing"], ev["bearing"]))
     said = None if r.get("bearing") is None else nearest_seat(r["bearing"], seat_bearings)
     s.seats.append(said == ev["seat"])
+    s.seat_sure.append(said is not None and float(r.get("bearing_confidence") or 0.0) >= SURE)
     if said != ev["seat"]:
         s.seat_errors.append(f"{name}: frame {ev['frame']} seat {ev['seat']} (bearing {ev.get('bearing')}) "
                              f"named seat {said} (bearing {r.get('bearing')}, confidence "

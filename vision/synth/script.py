@@ -231,14 +231,41 @@ class Seats:
         return [round((-a) % 360.0, 1) for a in self.angles]
 
 
+EDGE_ROOM = 1.0  # a pile near the frame's edge: its centre this many card short sides from it, at the least
+
+
+def near_edge(centre: tuple[float, float], size: tuple[int, int], unit: float,
+              rng: np.random.Generator) -> tuple[float, float]:
+    """The pile moved towards one edge of the frame, or two (a corner), as far as the cards
+    still lie whole in view: a camera set up off-centre, where an arm soon leaves the frame."""
+    w, h = size
+    x, y = centre
+    room = EDGE_ROOM * unit * CARD_ASPECT
+    corner = rng.random() < 0.4
+    side = int(rng.integers(4))
+    for s in ((side, (side + 1) % 4) if corner else (side,)):
+        if s == 0:
+            x = float(rng.uniform(room, room + 0.1 * w))
+        elif s == 1:
+            y = float(rng.uniform(room, room + 0.1 * h))
+        elif s == 2:
+            x = float(w - rng.uniform(room, room + 0.1 * w))
+        else:
+            y = float(h - rng.uniform(room, room + 0.1 * h))
+    return x, y
+
+
 class ScriptBuilder:
     """Lays out a clip action by action, computing each event's settled frame as it goes.
 
     `players` (2..8) fixes the number of seats (default: 2..4 drawn from the seed) and
-    `uneven` spaces them as people sit rather than evenly."""
+    `uneven` spaces them as people sit rather than evenly; `edge` puts the pile near an edge
+    or a corner of the frame (its draws are made only then, so with it off a seed's clip is
+    the one it always was)."""
 
     def __init__(self, rng: np.random.Generator, size: tuple[int, int], fps: float, codes: list[str],
-                 homography: np.ndarray, unit: float, players: int | None = None, uneven: bool = False):
+                 homography: np.ndarray, unit: float, players: int | None = None, uneven: bool = False,
+                 edge: bool = False):
         self.rng = rng
         self.size = size
         self.fps = fps
@@ -251,6 +278,8 @@ class ScriptBuilder:
         if players is not None:
             self.players = players
         self.seats = Seats.uneven(self.players, rng) if uneven else Seats.even(self.players)
+        if edge:
+            self.centre = near_edge(self.centre, size, unit, rng)
         self.pile: list[tuple[str, Pose]] = []
         self.actions: list[Action] = []
 
@@ -344,9 +373,9 @@ def truth_events(actions: list[Action], fps: float) -> list[dict]:
 
 def build_script(rng: np.random.Generator, size: tuple[int, int], fps: float, codes: list[str],
                  homography: np.ndarray, unit: float, cards: int | None, duration: float | None,
-                 players: int | None = None, uneven: bool = False) -> Script:
+                 players: int | None = None, uneven: bool = False, edge: bool = False) -> Script:
     """Lay out a clip: `cards` landings, or as many actions as fit in `duration` seconds."""
-    b = ScriptBuilder(rng, size, fps, codes, homography, unit, players, uneven)
+    b = ScriptBuilder(rng, size, fps, codes, homography, unit, players, uneven, edge)
     initial = b.initial_pile(int(rng.integers(0, 4)))
     limit = int(duration * fps) if duration else None
     f = b.frames(0.4, 1.0)
