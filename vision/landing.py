@@ -23,8 +23,8 @@ from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
 from .motion import View, clean
 from .pile_book import Event, PileBook, landed
-from .pile_change import (ChangeSizes, Roi, at_edge, exposure_step, origin, own_change, pieces, raw_change, roi_of,
-                          without_halo)
+from .pile_change import (ChangeSizes, Roi, at_edge, exposure_step, inner_sides, origin, own_change, pieces,
+                          raw_change, roi_of, without_halo)
 from .pile_motion import Motion
 from .pile_outline import beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
 from .pile_read import Read
@@ -241,7 +241,7 @@ class LandingJudge:
         if self.cut_tried >= since:
             return False
         self.cut_tried = since
-        inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < self.region.width, roi[0].stop < self.region.height)
+        inner = inner_sides(roi, (self.region.width, self.region.height))
         reached = (bool(edge[:, 0].any()), bool(edge[0].any()), bool(edge[:, -1].any()), bool(edge[-1].any()))
         if any(r and i for r, i in zip(reached, inner)):
             return False

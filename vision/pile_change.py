@@ -88,6 +88,13 @@ def without_halo(n: View, ref: View, roi: Roi, interior: np.ndarray, mc: MotionC
     return core if cv2.countNonZero(core) >= OWN_SHARE * cv2.countNonZero(interior) else interior
 
 
+def inner_sides(roi: Roi, region_size: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
+    """For the left, top, right and bottom sides of `roi`, whether it lies inside the frame
+    (`region_size`: the working frame's width and height), not on the frame's own edge."""
+    sw, sh = region_size
+    return roi[1].start > 0, roi[0].start > 0, roi[1].stop < sw, roi[0].stop < sh
+
+
 def at_edge(raw: np.ndarray, n: View, ref: View, roi: Roi, region_size: tuple[int, int], sizes: ChangeSizes,
             mc: MotionConfig, halo_ok: bool = False) -> np.ndarray:
     """Mask of the changed pieces that reach the edge of `roi`: an arm lying across it.
@@ -111,8 +118,7 @@ def at_edge(raw: np.ndarray, n: View, ref: View, roi: Roi, region_size: tuple[in
     (`halo_ok`), which a hand that brought a card seldom does."""
     cur, old = n.small[roi], ref.small[roi]
     hand = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
-    sw, sh = region_size
-    inner = (roi[1].start > 0, roi[0].start > 0, roi[1].stop < sw, roi[0].stop < sh)
+    inner = inner_sides(roi, region_size)
     own = own_change(n, ref, roi, mc, hand) if halo_ok and not all(inner) else None
     return (edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * sizes.part_px, inner, own,
                         mc.halo_px + 2)

@@ -93,7 +93,8 @@ def explains_cut(quad: np.ndarray, own: np.ndarray, edge: np.ndarray, cut: tuple
     there must lie within the card and its halo (`halo` pixels), and little of the change
     (`spill`, a share) may lie beside the card. An arm reaching across the edge to a card
     near it meets the edge beside or beyond the card, and changes well beside it."""
-    card = cv2.dilate(fill(quad, own.shape[:2]), np.ones((5, 5), np.uint8)) > 0  # outlines fit to a pixel or two
+    inside = fill(quad, own.shape[:2])
+    card = cv2.dilate(inside, np.ones((5, 5), np.uint8)) > 0  # outlines fit to a pixel or two
     if any(c and not card[side].any() for side, c in zip(FRAME_SIDES, cut)):
         return False
     border = np.zeros(edge.shape, bool)
@@ -101,7 +102,7 @@ def explains_cut(quad: np.ndarray, own: np.ndarray, edge: np.ndarray, cut: tuple
         if c:
             border[side] = True
     meets = edge & border
-    reach = cv2.dilate(fill(quad, own.shape[:2]), np.ones((halo, halo), np.uint8)) > 0
+    reach = cv2.dilate(inside, np.ones((halo, halo), np.uint8)) > 0
     if np.count_nonzero(meets & ~reach) > spill * np.count_nonzero(meets):
         return False
     return np.count_nonzero((own > 0) & ~card) <= spill * max(1, np.count_nonzero(own))

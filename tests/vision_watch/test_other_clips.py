@@ -9,13 +9,13 @@ from __future__ import annotations
 import pathlib
 import sys
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 
 from other_clips import OtherScene  # noqa: E402
 
+from tableref.seats import nearest_seat  # noqa: E402
 from tableref.vision.recognise import Recogniser  # noqa: E402
 from tableref.vision.synth.score import score_clip, watch_events  # noqa: E402
 
@@ -32,8 +32,7 @@ def test_truth_names_the_card_on_top_with_no_hand_over_it(seed: int) -> None:
         if ev["type"] == "landed":
             assert pile and pile[-1][0] == ev["card"]
             assert not scene._covers(by_card[ev["card"]], ev["frame"])
-        gaps = [min(abs(ev["bearing"] - b) % 360, 360 - abs(ev["bearing"] - b) % 360) for b in truth["seat_bearings"]]
-        assert int(np.argmin(gaps)) == ev["seat"]
+        assert nearest_seat(ev["bearing"], truth["seat_bearings"]) == ev["seat"]
 
 
 def test_cards_cut_by_the_frame_s_edge_are_reported(tmp_path: pathlib.Path) -> None:
