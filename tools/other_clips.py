@@ -120,9 +120,10 @@ def _bearing(h: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> f
 
 class OtherScene:
     def __init__(self, seed: int, size: tuple[int, int], players: int, deck: str = "uno", photos: str | None = None,
-                 pile_at: tuple[float, float] | None = None, plays: int | None = None) -> None:
+                 pile_at: tuple[float, float] | None = None, plays: int | None = None, aspect: float = ASPECT) -> None:
         """`pile_at`: where the pile shows, as fractions of the frame (default: drawn at random);
-        `plays`: how many hands come to the pile (default 12 to 17)."""
+        `plays`: how many hands come to the pile (default 12 to 17); `aspect`: the cards' long
+        side over their short side."""
         rng = self.rng = np.random.default_rng(seed)
         self.size = size
         w, h = size
@@ -130,7 +131,7 @@ class OtherScene:
         self.cam = _camera(size, rng)
         self.table = _cloth(size, rng)
         self.short = int(h * rng.uniform(0.10, 0.2))
-        self.long = int(self.short * ASPECT)
+        self.long = int(self.short * aspect)
         self.faces = CardFaces(deck, self.short, rng, photos)
         self.corner = _rounded_mask(self.short, self.long, max(2, self.short // 14))
         # where the pile shows in the frame: most people centre it, some do not

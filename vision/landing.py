@@ -233,10 +233,12 @@ class LandingJudge:
 
     def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:
         """Whether what reaches the edge is a card that the frame's edge cuts, not an arm: it
-        reaches only sides of the region that are the frame's own edges, the change reads
-        surely as a whole card (the reader fits its outline beyond the frame), and that card
-        explains the change (pile_outline.explains_cut). Read once per stillness, not on every
-        still frame: reading is the slow part."""
+        reaches only sides of the region that are the frame's own edges, the change reads as
+        a whole card (the reader fits its outline beyond the frame), and that card explains
+        the change (pile_outline.explains_cut), or the pile looks as it did before the
+        last landing (that card taken back). The reading need not be sure: an unsure one is
+        looked at again and, still unsure, asked about, never lost. Read once per stillness,
+        not on every still frame: reading is the slow part."""
         since = max(self.t_motion, self.t_grow)
         if self.cut_tried >= since:
             return False
@@ -245,8 +247,10 @@ class LandingJudge:
         reached = (bool(edge[:, 0].any()), bool(edge[0].any()), bool(edge[:, -1].any()), bool(edge[-1].any()))
         if any(r and i for r, i in zip(reached, inner)):
             return False
+        if self._as_before(n, roi, cv2.countNonZero(interior)):
+            return True  # the top card, cut by the edge, taken back: the pile as before it
         reading = read(n, roi, interior)
-        if reading.quad is None or not is_sure(reading, self.config.look_sure):
+        if reading.quad is None or reading.card is None:
             return False
         # a whole card: a card's proportions, and the size of the cards read surely before
         # (region.card_size is no measure here: it holds the change's halo)
