@@ -262,7 +262,7 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     if float(np.median(v)) > 110:
         dark = (v < 70).astype(np.uint8) * 255
         k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD))
+        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired=True))
     return masks
 
 

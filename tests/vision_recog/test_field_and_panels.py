@@ -103,3 +103,34 @@ def test_an_unclear_ink_share_leaves_the_wild_pair_to_the_symbol() -> None:
     probs = {"wild": 0.3, "wild_draw4": 0.6, "skip": 0.1}
     assert recognise._settle_wild_pair(probs, 0.3) == probs
     assert recognise._settle_wild_pair({"skip": 1.0}, 0.5) == {"skip": 1.0}
+
+
+def _on_a_light_table(code: str, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """A clone-style wild on light wood as bright as its white border (the border gives no
+    outline to follow), lit from one side; and the card's true outline."""
+    card = render_card(code, "clone", 180)
+    h, w = card.shape[:2]
+    y, x = np.mgrid[0:480, 0:640]
+    grain = 6 * np.sin(x / 7.0 + 3 * np.sin(y / 40.0))
+    table = np.array((228, 238, 245), np.float32) + grain[:, :, None]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (320 - w / 2, 240 - h / 2)
+    face = cv2.warpAffine(card[:, :, :3], m, (640, 480)).astype(np.float32)
+    alpha = cv2.warpAffine(card[:, :, 3], m, (640, 480)).astype(np.float32)[:, :, None] / 255
+    shade = (0.85 + 0.15 * x / 640)[:, :, None]
+    img = np.clip((table * (1 - alpha) + face * alpha) * shade, 0, 255).astype(np.uint8)
+    outline = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), m)[0]
+    return img, outline
+
+
+@pytest.mark.parametrize("angle", [0, -20])
+@pytest.mark.parametrize("code", ["wild", "wild_draw4"])
+def test_a_wild_on_a_table_as_light_as_its_border_is_found_by_its_black_field(code: str, angle: float) -> None:
+    # the black field is cut in pieces by the oval (or the mini cards): the finder joins two
+    # pieces of one dark field as it joins a clone deck's two coloured halves, and the card
+    # is the field grown by its border. Without that it found only the mini cards or a half.
+    from tableref.vision.find_card import quad_iou
+    img, outline = _on_a_light_table(code, angle)
+    got = recognise.Recogniser("uno").identify(img)
+    assert got.card == code
+    assert got.quad is not None and quad_iou(got.quad, outline) > 0.85
