@@ -84,6 +84,10 @@ class RecogniserConfig:
     # keeps every right reading the classic reader makes there and vetoes one wrong code of four
     veto: float = 0.001           # "both": a code the learned reader gives less than this is vetoed
     sure_alone: float = 0.9       # "both": the learned reader alone, where the classic one declines
+    # "both": where the classic reader declines but its likeliest code is the learned reader's,
+    # the learned reading stands from this confidence on (two readers that fail differently
+    # agreeing is evidence neither gives alone: wilds of other decks split the classic vote)
+    agree: float = 0.7
 
 
 Likely = tuple[tuple[str, float], ...]
@@ -104,6 +108,25 @@ class Recognition:
     confidence: float
     quad: np.ndarray | None
     likely: Likely = ()
+
+
+def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
+           cfg: RecogniserConfig) -> CardReading:
+    """The one reading of the two readers' ("both"): the classic reading stands unless the
+    learned reader all but rules its code out (then the table is asked, offered both); where
+    the classic reader declines, the learned reading stands when it is sure alone, or fairly
+    sure and the classic reader's own likeliest code."""
+    if classic.card is not None:
+        if probs.get(classic.card, 0.0) >= cfg.veto:
+            return classic
+        likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely
+        return CardReading(None, min(classic.confidence, 0.5), likely)
+    if learned.card is not None and learned.confidence >= cfg.sure_alone:
+        return learned
+    if learned.card is not None and learned.confidence >= cfg.agree and classic.likely \
+            and classic.likely[0][0] == learned.card:
+        return learned
+    return CardReading(None, classic.confidence, classic.likely or learned.likely)
 
 
 class Recogniser:
@@ -183,9 +206,8 @@ class Recogniser:
         return CardReading(first, p[first], likely), p
 
     def _combine(self, learned: tuple[CardReading, dict[str, float]], warped: np.ndarray) -> CardReading:
-        """One reading from the learned reader's and (for "both") the classic reader's: the
-        classic reading stands unless the learned reader all but rules its code out; where
-        the classic reader declines, a learned reading this sure stands alone."""
+        """One reading from the learned reader's and (for "both") the classic reader's (see
+        settle)."""
         reading, probs = learned
         cfg = self.config
         if cfg.reader == "model":
@@ -197,16 +219,7 @@ class Recogniser:
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
             # asked (it is the slow one)
             return CardReading(None, 0.0, reading.likely)
-        classic = self._classic(warped)
-        if classic.card is not None:
-            if probs.get(classic.card, 0.0) >= cfg.veto:
-                return classic
-            # the readers disagree: ask, offering both answers
-            likely = (classic.likely[0], reading.likely[0]) if reading.likely else classic.likely
-            return CardReading(None, min(classic.confidence, 0.5), likely)
-        if reading.card is not None and reading.confidence >= cfg.sure_alone:
-            return reading
-        return CardReading(None, classic.confidence, classic.likely or reading.likely)
+        return settle(reading, probs, self._classic(warped), cfg)
 
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
         """Whether an already rectified outline reads best as no card at all (bare table, a

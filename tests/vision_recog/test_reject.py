@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tableref.vision import recognise
 from tableref.vision.classify_training import CARD_FREE_KINDS, card_free_scene
 
 
@@ -21,3 +22,30 @@ def test_blank_and_uniform_images() -> None:
     for value in (0, 128, 255):
         r = rec.identify(np.full((480, 640, 3), value, np.uint8))
         assert r.card is None
+
+
+def _reading(card: str | None, conf: float, *likely: tuple[str, float]) -> recognise.CardReading:
+    return recognise.CardReading(card, conf, tuple(likely))
+
+
+def test_two_readers_agreeing_on_a_code_neither_is_sure_of_read_it() -> None:
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("wild", 0.8, ("wild", 0.8), ("wild_draw4", 0.1))
+    probs = {"wild": 0.8, "wild_draw4": 0.1}
+    # the classic reader declines, its vote split between the wild and another deck's wild
+    agreeing = _reading(None, 0.38, ("wild", 0.46), ("wild_reverse_draw4", 0.28))
+    assert recognise.settle(learned, probs, agreeing, cfg).card == "wild"
+    # ... but not when its likeliest code is another, nor when the learned reader is unsure
+    other = _reading(None, 0.43, ("wild_shuffle_hands", 0.82), ("wild", 0.18))
+    assert recognise.settle(learned, probs, other, cfg).card is None
+    unsure = _reading("wild", 0.6, ("wild", 0.6), ("wild_draw4", 0.3))
+    assert recognise.settle(unsure, probs, agreeing, cfg).card is None
+
+
+def test_the_classic_reading_stands_unless_the_learned_reader_rules_it_out() -> None:
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("red-6", 0.7, ("red-6", 0.7), ("red-9", 0.3))
+    classic = _reading("red-9", 0.9, ("red-9", 0.9), ("red-6", 0.1))
+    assert recognise.settle(learned, {"red-6": 0.7, "red-9": 0.3}, classic, cfg).card == "red-9"
+    vetoed = recognise.settle(learned, {"red-6": 0.9999, "red-9": 0.0001}, classic, cfg)
+    assert vetoed.card is None and [c for c, _ in vetoed.likely] == ["red-9", "red-6"]
