@@ -120,8 +120,8 @@ class Venue:
         g = self.games[(tbl, msg["game"])]
         given = msg.get("view")
         view: dict[str, Any] = given if isinstance(given, dict) else {}
-        extra = {"asking": bool(view.get("asking")), "recent": list(view.get("recent") or [])[-6:],
-                 "index": msg["index"]}
+        extra = {"asking": bool(view.get("asking")), "offer": [str(c) for c in view.get("offer") or []][:2],
+                 "recent": list(view.get("recent") or [])[-6:], "index": msg["index"]}
         if msg["index"] > g.applied:
             self._ask(g, now)   # the table is further than we are: a record went missing
         if extra != g.extra:
@@ -216,7 +216,7 @@ class Venue:
             return
         view = table_view(g.session.game, g.names, g.session.state, index=g.applied, game_id=g.game)
         if g.extra.get("index") == g.applied:
-            view.update(asking=g.extra["asking"], recent=g.extra["recent"])
+            view.update(asking=g.extra["asking"], offer=g.extra["offer"], recent=g.extra["recent"])
         view.update(name=tbl, online=self.online.get(tbl, True))
         self.show(f"table:{tbl}", view)
 

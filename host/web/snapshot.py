@@ -18,8 +18,10 @@ SHOWN = ("total", "top", "color", "current_seat", "direction", "pending", "elimi
 
 
 def table_view(game: str, names: Sequence[str], state: Mapping[str, Any], asking: bool = False,
-               recent: Sequence[str] = (), index: int = 0, game_id: str = "") -> dict[str, Any]:
-    """The page's view of one table in one state."""
+               recent: Sequence[str] = (), index: int = 0, game_id: str = "",
+               offer: Sequence[str] = ()) -> dict[str, Any]:
+    """The page's view of one table in one state. `offer`: while asking, the camera's
+    likeliest code and its runner-up, so that a viewer sees what the table is asked about."""
     awaiting = [f"{item['kind'].replace('_', ' ')} from "
                 f"{names[item['seat']] if item.get('seat') is not None else '?'}"
                 for item in state.get("awaiting") or []]
@@ -31,9 +33,9 @@ def table_view(game: str, names: Sequence[str], state: Mapping[str, Any], asking
         "pending": describe_pending(state.get("pending"), names),
         "awaiting": awaiting + owed,
         "illegal": describe_illegal(state.get("illegal"), names),
-        "asking": asking, "recent": list(recent)[-6:],
+        "asking": asking, "offer": list(offer) if asking else [], "recent": list(recent)[-6:],
     }
 
 
 def update_view(u: TableUpdate) -> dict[str, Any]:
-    return table_view(u.game, u.names, u.state, u.asking, u.recent, u.index, u.game_id)
+    return table_view(u.game, u.names, u.state, u.asking, u.recent, u.index, u.game_id, u.offer)

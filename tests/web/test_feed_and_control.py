@@ -101,3 +101,15 @@ def test_a_busy_port_is_one_clear_error() -> None:
             WebServer(Hub(), f"127.0.0.1:{first.port}")
     finally:
         first.stop()
+
+
+def test_the_page_and_mqtt_view_show_what_the_camera_asks_about(tmp_path: pathlib.Path) -> None:
+    from tableref.web.snapshot import update_view
+    ctrl = controller(tmp_path)
+    ctrl.landed(None, 1.0, 10, 0.4, likely=[("num-6", 0.5), ("num-9", 0.4)])
+    asked = update_view(ctrl.view.updates[-1])  # type: ignore[attr-defined]
+    assert asked["asking"] and asked["offer"] == ["num-6", "num-9"]
+    ctrl.command(parse_command("a"))  # the likeliest taken: nothing asked, nothing offered
+    answered = update_view(ctrl.view.updates[-1])  # type: ignore[attr-defined]
+    assert not answered["asking"] and answered["offer"] == []
+    assert ctrl.session.records[-1]["card"] == "num-6"

@@ -80,7 +80,8 @@
     var banner = el("div", "illegal", t.illegal || "");
     banner.hidden = !t.illegal;
     card.appendChild(banner);
-    if (t.asking) card.appendChild(el("div", "asking", "which card? the camera cannot read the card on the pile"));
+    if (t.asking) card.appendChild(el("div", "asking", "which card? the camera cannot read the card on the pile" +
+                                      (t.offer && t.offer.length ? " - it looks like " + t.offer.join(" or ") : "")));
     card.appendChild(facts(t));
     var last = el("ol", "recent");
     (t.recent || []).slice().reverse().forEach(function (line) { last.appendChild(el("li", "", line)); });
