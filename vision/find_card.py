@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .classify_colour import COLOURS, HUE_EDGES, channel_max_min, paper_share, rim_paper_share
+from .classify_colour import COLOURS, HUE_EDGES, channel_max_min, paper, rim_paper_share
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -53,15 +53,13 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
 def warp_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (WARP_W, WARP_H)) -> np.ndarray:
     """Rectify the card inside `quad` (ordered by order_quad) to a portrait image of `size` (w, h)."""
     w, h = size
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(order_quad(quad), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if _shrinks(quad, w) else cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-
-
-def _shrinks(quad: np.ndarray, w: int) -> bool:
     q = order_quad(quad)
-    return float(np.linalg.norm(q[1] - q[0])) > 1.5 * w
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    # shrinking: INTER_AREA (the card's short side is over 1.5 times the output's width)
+    shrinks = float(np.linalg.norm(q[1] - q[0])) > 1.5 * w
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if shrinks else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
@@ -147,20 +145,25 @@ def _rim_paper(work_bgr: np.ndarray, quad: np.ndarray, width: int) -> float:
     return rim_paper_share(warp_card(work_bgr, quad, (32, 50)), width)
 
 
-def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the outline that runs along a strong image edge."""
-    h, w = grad.shape
-    a = np.asarray(quad, np.float32)
-    b = np.roll(a, -1, axis=0)
-    t = np.linspace(0.1, 0.9, 12)[None, :, None]
-    p = np.round((a[:, None, :] + (b - a)[:, None, :] * t).reshape(-1, 2)).astype(int)
-    ok = (p[:, 0] >= 1) & (p[:, 0] < w - 1) & (p[:, 1] >= 1) & (p[:, 1] < h - 1)
-    if ok.sum() < 8:
-        return 0.0
-    p = p[ok]
-    # take the max over a 3x3 neighbourhood: the fitted line may sit a pixel off the edge
-    g = np.max([grad[p[:, 1] + dy, p[:, 0] + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
-    return float(np.mean(g > 40))
+def _edge_support(strong: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Fraction of each outline (n x 4 x 2) that runs along a strong image edge; `strong` is
+    true where the gradient within a pixel is strong (the fitted line may sit a pixel off
+    the edge), see _strong_edges."""
+    h, w = strong.shape
+    a = np.asarray(quads, np.float32)
+    b = a[:, [1, 2, 3, 0]]
+    t = np.linspace(0.1, 0.9, 12)[None, None, :, None]
+    p = np.round((a[:, :, None, :] + (b - a)[:, :, None, :] * t).reshape(len(a), -1, 2)).astype(int)
+    ok = (p[..., 0] >= 1) & (p[..., 0] < w - 1) & (p[..., 1] >= 1) & (p[..., 1] < h - 1)
+    count = ok.sum(axis=1)
+    hits = (strong[np.clip(p[..., 1], 0, h - 1), np.clip(p[..., 0], 0, w - 1)] & ok).sum(axis=1)
+    return np.where(count >= 8, hits / np.maximum(count, 1), 0.0)
+
+
+def _strong_edges(gray: np.ndarray) -> np.ndarray:
+    """True where the gradient magnitude anywhere in the pixel's 3x3 neighbourhood exceeds 40."""
+    grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    return cv2.dilate(grad, np.ones((3, 3), np.uint8)) > 40
 
 
 def _expand_field(quad: np.ndarray) -> np.ndarray:
@@ -185,24 +188,26 @@ _RING, _INNER_RING = _ring(0, 2), _ring(4, 7)  # the border, and the field just 
 
 
 def _median_rows(px: np.ndarray) -> np.ndarray:
-    """np.median(px, axis=0), as the mean of the middle one or two of each column sorted
-    (the same figures, without np.median's overhead on a few hundred pixels)."""
-    s = np.sort(px, axis=0)
-    return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
+    """np.median(px, axis=1) of n x pixels x channels, as the mean of the middle one or two
+    pixels of each sorted (the same figures, without np.median's overhead)."""
+    s = np.sort(px, axis=1)
+    m = s.shape[1]
+    return (s[:, (m - 1) // 2] + s[:, m // 2]) / 2
 
 
-def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
-    """How much the rectified outline looks like a card face: a uniform light border ring
-    that differs from the printed field just inside it, and structure (oval, symbol) inside."""
-    small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
-    ring_px, in_px = small[_RING], small[_INNER_RING]
+def _border_score(work_bgr: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """How much each rectified outline looks like a card face: a uniform light border ring
+    that differs from the printed field just inside it, and structure (oval, symbol) inside.
+    (All outlines at once: numpy's per-call overhead was most of the cost of one.)"""
+    small = np.stack([warp_card(work_bgr, q, (32, 50)) for q in quads]).astype(np.float32)
+    ring_px, in_px = small[:, _RING], small[:, _INNER_RING]
     v, mn = channel_max_min(ring_px)
-    white = paper_share(v, mn)
-    uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
+    white = np.mean(paper(v, mn), axis=1)
+    uniform = np.clip(1 - np.std(v, axis=1) / 60, 0, 1)
     # border vs field: per-pixel colour distance between the two rings' medians
-    contrast = float(np.clip(np.linalg.norm(_median_rows(ring_px) - _median_rows(in_px)) / 80, 0, 1))
-    inner = small[8:-8, 6:-6]
-    structure = float(np.clip(inner.std() / 40, 0, 1))
+    contrast = np.clip(np.linalg.norm(_median_rows(ring_px) - _median_rows(in_px), axis=1) / 80, 0, 1)
+    inner = small[:, 8:-8, 6:-6].reshape(len(quads), -1)
+    structure = np.clip(inner.std(axis=1) / 40, 0, 1)
     return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
 
 
@@ -373,7 +378,6 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         # a card filling the photo (cut by its edges): the frame is the best outline there is;
         # the classifier turns it down when it holds no card
         cands.append((0.3, frame, None))
-    grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     # many masks find the same outline: score each distinct one once, best shapes first
     seen: set[tuple[int, int, int]] = set()
     distinct = []
@@ -383,11 +387,12 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         if key not in seen:
             seen.add(key)
             distinct.append((shape, quad, hull))
+    distinct = distinct[:max_scored]
+    quads = [order_quad(quad) for _, quad, _ in distinct]
+    looks = 0.65 * _border_score(work, quads) + 0.35 * _edge_support(_strong_edges(gray), np.array(quads))
     scored: list[tuple[float, np.ndarray, np.ndarray | None]] = []
-    for shape, quad, hull in distinct[:max_scored]:
-        q = order_quad(quad)
+    for (shape, _, hull), q, look in zip(distinct, quads, looks.tolist()):
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
-        look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
         score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
         scored.append((score, q, hull))
     scored.sort(key=lambda t: -t[0])
