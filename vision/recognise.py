@@ -197,6 +197,13 @@ class Recogniser:
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
             # asked (it is the slow one)
             return CardReading(None, 0.0, reading.likely)
+        if reading.card is not None and reading.confidence >= cfg.sure_alone and all(
+                v < cfg.veto for c, v in probs.items() if c not in (reading.card, MODEL_NONE)):
+            # the learned reader is sure and rules out every other code: the classic reader
+            # could only agree, or decline (the learned reading then stands), or name a code
+            # it rules out (a disagreement that declines); on the dev photos that last never
+            # happened, so it is not asked (it is the slow one)
+            return reading
         classic = self._classic(warped)
         if classic.card is not None:
             if probs.get(classic.card, 0.0) >= cfg.veto:
