@@ -84,6 +84,10 @@ class RecogniserConfig:
     # keeps every right reading the classic reader makes there and vetoes one wrong code of four
     veto: float = 0.001           # "both": a code the learned reader gives less than this is vetoed
     sure_alone: float = 0.9       # "both": the learned reader alone, where the classic one declines
+    # "both": an outline the learned reader gives "no card" this surely is declined unasked,
+    # unless enrolled shots are in the classic reader's profile (they teach it faces the
+    # model has never seen); 1.01 asks the classic reader always
+    no_card: float = 0.99
 
 
 Likely = tuple[tuple[str, float], ...]
@@ -129,6 +133,7 @@ class Recogniser:
         # must read clearly better to win
         self.rare = self.codes - set(all_codes("uno")) - set(all_codes("ono99")) if deck == "auto" else set()
         prof = base if extra is None else _merge(base, extra)
+        self.enrolled = extra is not None
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
         self.reader = CardModel.load() if config.reader != "classic" else None
@@ -196,6 +201,10 @@ class Recogniser:
             # the learned reader all but rules out every code (an outline of no card, or of
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
             # asked (it is the slow one)
+            return CardReading(None, 0.0, reading.likely)
+        if probs.get(MODEL_NONE, 0.0) >= cfg.no_card and not self.enrolled:
+            # the learned reader is sure this outline holds no card face it knows, and no
+            # enrolled shot could teach the classic reader one: not asked (the slow one)
             return CardReading(None, 0.0, reading.likely)
         if reading.card is not None and reading.confidence >= cfg.sure_alone and all(
                 v < cfg.veto for c, v in probs.items() if c not in (reading.card, MODEL_NONE)):
