@@ -36,7 +36,8 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     # plain floats: this runs for every outline the finder and the fitting try, and numpy's
     # per-call overhead on four points was most of its cost
     p = pts.tolist()
-    cx0, cy0 = pts.mean(axis=0).tolist()
+    cx0 = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
+    cy0 = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
     # clockwise in image coordinates (y down)
     order = sorted(range(4), key=lambda i: math.atan2(p[i][1] - cy0, p[i][0] - cx0))
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = (p[i] for i in order)
@@ -292,28 +293,33 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray, gray: np.ndarray) -> lis
     return masks
 
 
-def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:
+_TO_RAD = np.arange(256, dtype=np.uint8).astype(np.float32) * (2 * math.pi / 180)  # OpenCV hue -> radians
+_HUE_SIN, _HUE_COS = np.sin(_TO_RAD), np.cos(_TO_RAD)
+
+
+def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarray,
+                   min_area: float) -> list[np.ndarray]:
     """Decks whose white circle or oval runs across the whole card split the printed field in
-    two; the union of two same-coloured pieces is then the field."""
-    pieces = [c for c in contours if cv2.contourArea(c) >= 0.15 * min_area]
-    pieces = sorted(pieces, key=cv2.contourArea, reverse=True)[:8]
+    two; the union of two same-coloured pieces is then the field. (`areas`: the contours'.)"""
+    pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
+    pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
     hues = []
-    for c in pieces:
+    for _, c in pieces:
         x, y, w, h = cv2.boundingRect(c)
         m = np.zeros((h, w), np.uint8)
         cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
-        hh = hsv[y:y + h, x:x + w, 0][m > 0].astype(np.float32) * (2 * math.pi / 180)
-        hues.append(math.atan2(float(np.sin(hh).mean()), float(np.cos(hh).mean())))
+        hh = hue[y:y + h, x:x + w][m > 0]
+        hues.append(math.atan2(float(_HUE_SIN[hh].mean()), float(_HUE_COS[hh].mean())))
     out = []
     for i in range(len(pieces)):
         for j in range(i + 1, len(pieces)):
             d = abs(hues[i] - hues[j]) % (2 * math.pi)
             if min(d, 2 * math.pi - d) > 0.35:
                 continue
-            ai, aj = cv2.contourArea(pieces[i]), cv2.contourArea(pieces[j])
+            (ai, ci), (aj, cj) = pieces[i], pieces[j]
             if min(ai, aj) < 0.25 * max(ai, aj):
                 continue
-            out.append(cv2.convexHull(np.concatenate([pieces[i], pieces[j]])))
+            out.append(cv2.convexHull(np.concatenate([ci, cj])))
     return out
 
 
@@ -346,10 +352,12 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
     for mask in _candidate_masks(work, hsv, gray):
         contours, _ = cv2.findContours(mask.image, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         contours = list(contours)
+        areas = list(map(cv2.contourArea, contours))  # most are specks: one pass, then only the big ones
         if mask.paired:
-            contours += _paired_fields(contours, hsv, min_area)
-        for c in contours:
-            area = cv2.contourArea(c)
+            pairs = _paired_fields(contours, areas, hsv[:, :, 0], min_area)
+            contours += pairs
+            areas += map(cv2.contourArea, pairs)
+        for c, area in zip(contours, areas):
             if area < min_area or area > 0.98 * wh * ww:
                 continue
             hull = cv2.convexHull(c)
