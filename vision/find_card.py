@@ -303,13 +303,15 @@ def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarr
     two; the union of two same-coloured pieces is then the field. (`areas`: the contours'.)"""
     pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
     pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
+    if len(pieces) < 2:
+        return []
+    sin, cos = cv2.LUT(hue, _HUE_SIN), cv2.LUT(hue, _HUE_COS)
     hues = []
     for _, c in pieces:
         x, y, w, h = cv2.boundingRect(c)
         m = np.zeros((h, w), np.uint8)
         cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
-        hh = hue[y:y + h, x:x + w][m > 0]
-        hues.append(math.atan2(float(_HUE_SIN[hh].mean()), float(_HUE_COS[hh].mean())))
+        hues.append(math.atan2(cv2.mean(sin[y:y + h, x:x + w], m)[0], cv2.mean(cos[y:y + h, x:x + w], m)[0]))
     out = []
     for i in range(len(pieces)):
         for j in range(i + 1, len(pieces)):
