@@ -24,11 +24,15 @@ def channel_max_min(px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
 
 
+def paper(v: np.ndarray, mn: np.ndarray) -> np.ndarray:
+    """Which pixels, given their channel max `v` and min `mn` (channel_max_min), look like
+    white card paper: light and nearly grey."""
+    return ((v - mn) / np.maximum(v, 1) < 0.35) & (v > 60)
+
+
 def paper_share(v: np.ndarray, mn: np.ndarray) -> float:
-    """Share of the pixels, given their channel max `v` and min `mn` (channel_max_min), that
-    look like white card paper: light and nearly grey."""
-    s = (v - mn) / np.maximum(v, 1)
-    return float(np.mean((s < 0.35) & (v > 60)))
+    """Share of the pixels that look like white card paper (see paper)."""
+    return float(np.mean(paper(v, mn)))
 
 
 def rim_paper_share(card_bgr: np.ndarray, width: int = 2) -> float:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .classify_colour import HUE_EDGES, channel_max_min, paper_share, rim_paper_share
+from .classify_colour import COLOURS, HUE_EDGES, channel_max_min, paper, rim_paper_share
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -33,33 +33,34 @@ class CardQuad:
 def order_quad(pts: np.ndarray) -> np.ndarray:
     """Order 4 points clockwise starting so that the first edge is a SHORT side (portrait card)."""
     pts = np.asarray(pts, np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    # plain floats: this runs for every outline the finder and the fitting try, and numpy's
+    # per-call overhead on four points was most of its cost
+    p = pts.tolist()
+    cx0 = (p[0][0] + p[1][0] + p[2][0] + p[3][0]) / 4
+    cy0 = (p[0][1] + p[1][1] + p[2][1] + p[3][1]) / 4
+    # clockwise in image coordinates (y down)
+    order = sorted(range(4), key=lambda i: math.atan2(p[i][1] - cy0, p[i][0] - cx0))
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = (p[i] for i in order)
     # Start at the point that makes edge 0 short; among the two choices take the upper-left one.
-    # (plain floats: this runs for every outline the finder and the fitting try)
-    (ax, ay), (bx, by), (cx, cy), (dx, dy) = pts.tolist()
     e01 = math.hypot(bx - ax, by - ay) + math.hypot(dx - cx, dy - cy)
     e12 = math.hypot(cx - bx, cy - by) + math.hypot(ax - dx, ay - dy)
     first = 1 if e01 > e12 else 0
-    p0, p2 = pts[first], pts[first + 2]
-    if float(p0[0]) + float(p0[1]) > float(p2[0]) + float(p2[1]):
+    p0, p2 = p[order[first]], p[order[first + 2]]
+    if p0[0] + p0[1] > p2[0] + p2[1]:
         first += 2
-    return np.roll(pts, -first, axis=0) if first else pts
+    return pts[order[first:] + order[:first]]
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (WARP_W, WARP_H)) -> np.ndarray:
     """Rectify the card inside `quad` (ordered by order_quad) to a portrait image of `size` (w, h)."""
     w, h = size
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(order_quad(quad), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if _shrinks(quad, w) else cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-
-
-def _shrinks(quad: np.ndarray, w: int) -> bool:
     q = order_quad(quad)
-    return float(np.linalg.norm(q[1] - q[0])) > 1.5 * w
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    # shrinking: INTER_AREA (the card's short side is over 1.5 times the output's width)
+    shrinks = float(np.linalg.norm(q[1] - q[0])) > 1.5 * w
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if shrinks else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
@@ -100,24 +101,25 @@ def _refine_corners(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | Non
     return res
 
 
-def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """A rough quad (polygon approximation or min-area box) and the hull to refine it with
-    later (refinement is the slow part, so only the outlines that are kept get it)."""
-    hull = cv2.convexHull(contour)
+def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray, bool]:
+    """A rough quad of an outline's convex hull (polygon approximation, or the min-area box)
+    and whether it is the approximation (only that can be refined along the hull later:
+    refinement is the slow part, so only the outlines that are kept get it)."""
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32), hull
+            return approx.reshape(4, 2).astype(np.float32), True
         if len(approx) < 4:
             break
-    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), None
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), False
 
 
 def side_lengths(q: np.ndarray) -> tuple[float, float]:
     """(short, long) of a quad ordered by order_quad: the mean of each pair of opposite sides."""
-    return (float(0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))),
-            float(0.5 * (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3]))))
+    d = q - q[[1, 2, 3, 0]]
+    n = np.sqrt(np.einsum("ij,ij->i", d, d))  # the four sides' lengths in one call
+    return float(0.5 * (n[0] + n[2])), float(0.5 * (n[1] + n[3]))
 
 
 def _shape_score(contour: np.ndarray, quad: np.ndarray) -> float:
@@ -144,20 +146,25 @@ def _rim_paper(work_bgr: np.ndarray, quad: np.ndarray, width: int) -> float:
     return rim_paper_share(warp_card(work_bgr, quad, (32, 50)), width)
 
 
-def _edge_support(grad: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the outline that runs along a strong image edge."""
-    h, w = grad.shape
-    a = np.asarray(quad, np.float32)
-    b = np.roll(a, -1, axis=0)
-    t = np.linspace(0.1, 0.9, 12)[None, :, None]
-    p = np.round((a[:, None, :] + (b - a)[:, None, :] * t).reshape(-1, 2)).astype(int)
-    ok = (p[:, 0] >= 1) & (p[:, 0] < w - 1) & (p[:, 1] >= 1) & (p[:, 1] < h - 1)
-    if ok.sum() < 8:
-        return 0.0
-    p = p[ok]
-    # take the max over a 3x3 neighbourhood: the fitted line may sit a pixel off the edge
-    g = np.max([grad[p[:, 1] + dy, p[:, 0] + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
-    return float(np.mean(g > 40))
+def _edge_support(strong: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Fraction of each outline (n x 4 x 2) that runs along a strong image edge; `strong` is
+    true where the gradient within a pixel is strong (the fitted line may sit a pixel off
+    the edge), see _strong_edges."""
+    h, w = strong.shape
+    a = np.asarray(quads, np.float32)
+    b = a[:, [1, 2, 3, 0]]
+    t = np.linspace(0.1, 0.9, 12)[None, None, :, None]
+    p = np.round((a[:, :, None, :] + (b - a)[:, :, None, :] * t).reshape(len(a), -1, 2)).astype(int)
+    ok = (p[..., 0] >= 1) & (p[..., 0] < w - 1) & (p[..., 1] >= 1) & (p[..., 1] < h - 1)
+    count = ok.sum(axis=1)
+    hits = (strong[np.clip(p[..., 1], 0, h - 1), np.clip(p[..., 0], 0, w - 1)] & ok).sum(axis=1)
+    return np.where(count >= 8, hits / np.maximum(count, 1), 0.0)
+
+
+def _strong_edges(gray: np.ndarray) -> np.ndarray:
+    """True where the gradient magnitude anywhere in the pixel's 3x3 neighbourhood exceeds 40."""
+    grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
+    return cv2.dilate(grad, np.ones((3, 3), np.uint8)) > 40
 
 
 def _expand_field(quad: np.ndarray) -> np.ndarray:
@@ -182,24 +189,26 @@ _RING, _INNER_RING = _ring(0, 2), _ring(4, 7)  # the border, and the field just 
 
 
 def _median_rows(px: np.ndarray) -> np.ndarray:
-    """np.median(px, axis=0), as the mean of the middle one or two of each column sorted
-    (the same figures, without np.median's overhead on a few hundred pixels)."""
-    s = np.sort(px, axis=0)
-    return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
+    """np.median(px, axis=1) of n x pixels x channels, as the mean of the middle one or two
+    pixels of each sorted (the same figures, without np.median's overhead)."""
+    s = np.sort(px, axis=1)
+    m = s.shape[1]
+    return (s[:, (m - 1) // 2] + s[:, m // 2]) / 2
 
 
-def _border_score(work_bgr: np.ndarray, quad: np.ndarray) -> float:
-    """How much the rectified outline looks like a card face: a uniform light border ring
-    that differs from the printed field just inside it, and structure (oval, symbol) inside."""
-    small = warp_card(work_bgr, quad, (32, 50)).astype(np.float32)
-    ring_px, in_px = small[_RING], small[_INNER_RING]
+def _border_score(work_bgr: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """How much each rectified outline looks like a card face: a uniform light border ring
+    that differs from the printed field just inside it, and structure (oval, symbol) inside.
+    (All outlines at once: numpy's per-call overhead was most of the cost of one.)"""
+    small = np.stack([warp_card(work_bgr, q, (32, 50)) for q in quads]).astype(np.float32)
+    ring_px, in_px = small[:, _RING], small[:, _INNER_RING]
     v, mn = channel_max_min(ring_px)
-    white = paper_share(v, mn)
-    uniform = float(np.clip(1 - np.std(v) / 60, 0, 1))
+    white = np.mean(paper(v, mn), axis=1)
+    uniform = np.clip(1 - np.std(v, axis=1) / 60, 0, 1)
     # border vs field: per-pixel colour distance between the two rings' medians
-    contrast = float(np.clip(np.linalg.norm(_median_rows(ring_px) - _median_rows(in_px)) / 80, 0, 1))
-    inner = small[8:-8, 6:-6]
-    structure = float(np.clip(inner.std() / 40, 0, 1))
+    contrast = np.clip(np.linalg.norm(_median_rows(ring_px) - _median_rows(in_px), axis=1) / 80, 0, 1)
+    inner = small[:, 8:-8, 6:-6].reshape(len(quads), -1)
+    structure = np.clip(inner.std(axis=1) / 40, 0, 1)
     return 0.3 * white + 0.15 * uniform + 0.35 * contrast + 0.2 * structure
 
 
@@ -219,18 +228,40 @@ class _Mask:
     paired: bool = False  # also try unions of two same-coloured pieces (see _paired_fields)
 
 
-def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
+def _percentile(img: np.ndarray, q: float) -> float:
+    """np.percentile(img, q) of a uint8 image (linear interpolation, the same figure), from
+    its histogram: sorting the pixels cost more than all the masks built from the answer."""
+    counts = cv2.calcHist([img], [0], None, [256], [0, 256]).ravel().cumsum()
+    rank = q / 100 * (img.size - 1)
+    lo = math.floor(rank)
+    a = int(np.searchsorted(counts, lo, side="right"))
+    b = int(np.searchsorted(counts, min(lo + 1, img.size - 1), side="right"))
+    t = rank - lo
+    return float(b - (b - a) * (1 - t)) if t >= 0.5 else float(a + (b - a) * t)
+
+
+def _ink_lut() -> np.ndarray:
+    """Hue (0..180) -> index of its ink in COLOURS (see HUE_EDGES)."""
+    lut = np.zeros(256, np.uint8)
+    for lo, hi, ink in HUE_EDGES:
+        lut[lo:hi] = COLOURS.index(ink)
+    return lut
+
+
+_INK_OF_HUE = _ink_lut()
+
+
+def _candidate_masks(work: np.ndarray, hsv: np.ndarray, gray: np.ndarray) -> list[_Mask]:
     s, v = hsv[:, :, 1], hsv[:, :, 2]
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     k3 = np.ones((3, 3), np.uint8)
     masks = []
     # 1. light grey-ish pixels (the white card border) relative to the scene
-    thr_v = max(90, int(np.percentile(v, 55)))
+    thr_v = max(90, int(_percentile(v, 55)))
     white = ((v >= thr_v) & (s < 90)).astype(np.uint8) * 255
     masks.append(_Mask(cv2.morphologyEx(white, cv2.MORPH_CLOSE, k3), CARD))
     # 2. edges (works on light tables where the border merges with the background)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    med = float(np.median(blur))
+    med = _percentile(blur, 50)
     edges = cv2.Canny(blur, max(10, 0.5 * med), max(30, 1.2 * med))
     edges_s = cv2.Canny(cv2.GaussianBlur(s, (5, 5), 0), 30, 90)
     masks.append(_Mask(cv2.dilate(cv2.bitwise_or(edges, edges_s), k3), CARD))
@@ -249,45 +280,48 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray) -> list[_Mask]:
     # 6.-9. the field of one ink: a hand, a wooden table or a card beside it is saturated too
     # and merges with the field in 4./5.; one ink alone parts from them (a red field from
     # a blue card it lies on, a yellow one from the hand; find_cards asks a white rim of it)
-    hue = hsv[:, :, 0]
-    for name in ("red", "yellow", "green", "blue"):
-        in_band = np.zeros(hue.shape, bool)
-        for lo, hi, ink in HUE_EDGES:
-            if ink == name:
-                in_band |= (hue >= lo) & (hue < hi)
-        band = cv2.bitwise_and(sat, in_band.astype(np.uint8) * 255)
+    ink = cv2.LUT(hsv[:, :, 0], _INK_OF_HUE)
+    for i in range(len(COLOURS)):
+        band = cv2.bitwise_and(sat, cv2.compare(ink, i, cv2.CMP_EQ))
         masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired=True))
     # 10. the black field of a wild, on a table lighter than it (a white card on a light
     # table shows no border to follow)
-    if float(np.median(v)) > 110:
+    if _percentile(v, 50) > 110:
         dark = (v < 70).astype(np.uint8) * 255
         k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
         masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired=True))
     return masks
 
 
-def _paired_fields(contours: list[np.ndarray], hsv: np.ndarray, min_area: float) -> list[np.ndarray]:
+_TO_RAD = np.arange(256, dtype=np.uint8).astype(np.float32) * (2 * math.pi / 180)  # OpenCV hue -> radians
+_HUE_SIN, _HUE_COS = np.sin(_TO_RAD), np.cos(_TO_RAD)
+
+
+def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarray,
+                   min_area: float) -> list[np.ndarray]:
     """Decks whose white circle or oval runs across the whole card split the printed field in
-    two; the union of two same-coloured pieces is then the field."""
-    pieces = [c for c in contours if cv2.contourArea(c) >= 0.15 * min_area]
-    pieces = sorted(pieces, key=cv2.contourArea, reverse=True)[:8]
+    two; the union of two same-coloured pieces is then the field. (`areas`: the contours'.)"""
+    pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
+    pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
+    if len(pieces) < 2:
+        return []
+    sin, cos = cv2.LUT(hue, _HUE_SIN), cv2.LUT(hue, _HUE_COS)
     hues = []
-    for c in pieces:
+    for _, c in pieces:
         x, y, w, h = cv2.boundingRect(c)
         m = np.zeros((h, w), np.uint8)
         cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
-        hh = hsv[y:y + h, x:x + w, 0][m > 0].astype(np.float32) * (2 * math.pi / 180)
-        hues.append(math.atan2(float(np.sin(hh).mean()), float(np.cos(hh).mean())))
+        hues.append(math.atan2(cv2.mean(sin[y:y + h, x:x + w], m)[0], cv2.mean(cos[y:y + h, x:x + w], m)[0]))
     out = []
     for i in range(len(pieces)):
         for j in range(i + 1, len(pieces)):
             d = abs(hues[i] - hues[j]) % (2 * math.pi)
             if min(d, 2 * math.pi - d) > 0.35:
                 continue
-            ai, aj = cv2.contourArea(pieces[i]), cv2.contourArea(pieces[j])
+            (ai, ci), (aj, cj) = pieces[i], pieces[j]
             if min(ai, aj) < 0.25 * max(ai, aj):
                 continue
-            out.append(cv2.convexHull(np.concatenate([pieces[i], pieces[j]])))
+            out.append(cv2.convexHull(np.concatenate([ci, cj])))
     return out
 
 
@@ -316,19 +350,23 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
     cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    for mask in _candidate_masks(work, hsv):
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    for mask in _candidate_masks(work, hsv, gray):
         contours, _ = cv2.findContours(mask.image, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         contours = list(contours)
+        areas = list(map(cv2.contourArea, contours))  # most are specks: one pass, then only the big ones
         if mask.paired:
-            contours += _paired_fields(contours, hsv, min_area)
-        for c in contours:
-            area = cv2.contourArea(c)
+            pairs = _paired_fields(contours, areas, hsv[:, :, 0], min_area)
+            contours += pairs
+            areas += map(cv2.contourArea, pairs)
+        for c, area in zip(contours, areas):
             if area < min_area or area > 0.98 * wh * ww:
                 continue
-            quad, hull = _quad_from_contour(c)
+            hull = cv2.convexHull(c)
+            quad, fitted = _quad_from_hull(hull)
             is_field = mask.kind != CARD
             # a clone-deck field is two halves around the oval: judge its hull
-            shape = _shape_score(cv2.convexHull(c) if is_field else c, quad)
+            shape = _shape_score(hull if is_field else c, quad)
             if shape < 0.25:
                 continue
             if mask.kind == INK:
@@ -338,7 +376,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
                 if _rim_paper(work, card, 2) >= INK_RIM:
                     cands.append((shape * INK_WEIGHT, card, None))
                 continue
-            cands.append((shape, quad, hull))
+            cands.append((shape, quad, hull if fitted else None))
             if is_field:  # printed field: the card extends beyond it
                 cands.append((shape * 0.95, _expand_field(quad), None))
     # A tight crop of a single card: the frame itself is the card outline.
@@ -350,8 +388,6 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         # a card filling the photo (cut by its edges): the frame is the best outline there is;
         # the classifier turns it down when it holds no card
         cands.append((0.3, frame, None))
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grad = cv2.magnitude(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     # many masks find the same outline: score each distinct one once, best shapes first
     seen: set[tuple[int, int, int]] = set()
     distinct = []
@@ -361,11 +397,12 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         if key not in seen:
             seen.add(key)
             distinct.append((shape, quad, hull))
+    distinct = distinct[:max_scored]
+    quads = [order_quad(quad) for _, quad, _ in distinct]
+    looks = 0.65 * _border_score(work, quads) + 0.35 * _edge_support(_strong_edges(gray), np.array(quads))
     scored: list[tuple[float, np.ndarray, np.ndarray | None]] = []
-    for shape, quad, hull in distinct[:max_scored]:
-        q = order_quad(quad)
+    for (shape, _, hull), q, look in zip(distinct, quads, looks.tolist()):
         size = float(np.sqrt(cv2.contourArea(q) / (wh * ww)))
-        look = 0.65 * _border_score(work, q) + 0.35 * _edge_support(grad, q)
         score = shape * (0.15 + 0.85 * look) * (0.9 + 0.1 * min(1.0, size / 0.3))
         scored.append((score, q, hull))
     scored.sort(key=lambda t: -t[0])

@@ -88,6 +88,10 @@ class RecogniserConfig:
     # the learned reading stands from this confidence on (two readers that fail differently
     # agreeing is evidence neither gives alone: wilds of other decks split the classic vote)
     agree: float = 0.7
+    # "both": an outline the learned reader gives "no card" this surely is declined unasked,
+    # unless enrolled shots are in the classic reader's profile (they teach it faces the
+    # model has never seen); 1.01 asks the classic reader always
+    no_card: float = 0.99
 
 
 Likely = tuple[tuple[str, float], ...]
@@ -152,6 +156,7 @@ class Recogniser:
         # must read clearly better to win
         self.rare = self.codes - set(all_codes("uno")) - set(all_codes("ono99")) if deck == "auto" else set()
         prof = base if extra is None else _merge(base, extra)
+        self.enrolled = extra is not None
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
         self.reader = CardModel.load() if config.reader != "classic" else None
@@ -219,6 +224,17 @@ class Recogniser:
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
             # asked (it is the slow one)
             return CardReading(None, 0.0, reading.likely)
+        if probs.get(MODEL_NONE, 0.0) >= cfg.no_card and not self.enrolled:
+            # the learned reader is sure this outline holds no card face it knows, and no
+            # enrolled shot could teach the classic reader one: not asked (the slow one)
+            return CardReading(None, 0.0, reading.likely)
+        if reading.card is not None and reading.confidence >= cfg.sure_alone and all(
+                v < cfg.veto for c, v in probs.items() if c not in (reading.card, MODEL_NONE)):
+            # the learned reader is sure and rules out every other code: the classic reader
+            # could only agree, or decline (the learned reading then stands), or name a code
+            # it rules out (a disagreement that declines); on the dev photos that last never
+            # happened, so it is not asked (it is the slow one)
+            return reading
         return settle(reading, probs, self._classic(warped), cfg)
 
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
