@@ -196,7 +196,10 @@ def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
     seen = min(1.0, mass / showing / (cfg.enough * short * short))
     # how far out the hand was seen, in card short sides: a hand whose arm soon left the frame
     # (a pile near its edge) shows little but its own shape, which turns the bearing
-    extent = float(np.percentile(dist[wsum > 0], 90)) / short
+    # (measured beyond a full skip reach where anything showed there: the nearer pixels a
+    # pile by the frame's edge lets count would make every hand there look short)
+    seen_at = dist[(wsum > 0) & (dist > cfg.skip_reach * short)]
+    extent = float(np.percentile(seen_at if seen_at.size else dist[wsum > 0], 90)) / short
     reach = _ramp(extent, cfg.short_reach, cfg.long_reach)
     direction = hand
     accord = 1.0
