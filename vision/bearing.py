@@ -13,7 +13,10 @@ beyond the card itself is hand and arm, on the side of the player. Two direction
 from them: the hand's, their mean direction from the card's centre, and the arm's, towards
 where they cross the frame's edge (an arm comes in from outside the frame, so where it
 crosses the edge lies on its line). The bearing is the mean of the two, or the hand's when
-nothing crossed the edge. (Near the frame's edge the hand's own shape, the card it carries
+nothing crossed the edge; where the hand barely shows beyond the card, the arm's alone. A pile
+near the frame's edge shrinks "beyond the card" to short of that edge, and the crossing is
+taken from all of the hand at the edge: else only the hand's sides were left to count there,
+and hands from that edge came out 35 to 55 degrees off. (Near the frame's edge the hand's own shape, the card it carries
 and its turn as it leaves pull the hand's direction aside by up to 25 degrees; the edge
 crossing alone strays when the hand leaves sideways; their mean strayed least on the
 synthetic clips. Weighing far pixels more, or the principal axis of the moving pixels, did
@@ -45,7 +48,8 @@ class BearingConfig:
     run_gap: int = 4  # frames in which something moved without touching the card that still belong to one run
     still_gap: int = 8  # ... and frames between two that touched it
     touch_reach: float = 0.35  # the card's zone: its outline widened by this many card short sides
-    skip_reach: float = 1.0  # pixels nearer the card's centre than this many short sides say nothing
+    skip_reach: float = 1.0  # pixels nearer the card's centre than this many short sides say nothing ...
+    edge_skip: float = 0.8  # ... nor nearer than this share of its distance to the frame's nearest edge
     enough: float = 0.15  # hand seen per frame beyond the card (card short sides squared) for full confidence
     flood: float = 0.4  # a frame where more than this share moved is the light changing: ignored
     least_share: float = 0.0005  # fewer moving pixels than this share of the frame: nothing moved
@@ -163,7 +167,10 @@ def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     dx, dy = xx - cx, yy - cy
     dist = np.hypot(dx, dy)
-    far = dist > cfg.skip_reach * short
+    # a pile near the frame's edge: pixels straight towards that edge lie nearer than the
+    # skip reach, and only the hand's sides and shadow were left beyond it to say the
+    # direction (35 to 55 degrees off); there the skip reach ends short of the edge
+    far = dist > min(cfg.skip_reach * short, cfg.edge_skip * min(cx, cy, w - cx, h - cy))
     edge = np.zeros((h, w), bool)  # the band along the frame's edge where an arm comes into view
     b = cfg.border_px
     edge[:b, :] = edge[-b:, :] = edge[:, :b] = edge[:, -b:] = True
@@ -174,7 +181,9 @@ def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
         beyond = pieces & far
         wsum += beyond
         showing += bool(beyond.any())
-        ys, xs = np.nonzero(beyond & edge)
+        # all of the hand in the band, not only what lies beyond the skip reach: by a pile
+        # near the edge that reach covers the arm's crossing and left only its sides
+        ys, xs = np.nonzero(pieces & edge)
         if len(xs) >= cfg.least_cross:  # the middle of the span it crossed: the arm's sides move most
             crossings.append(((xs.min() + xs.max()) / 2 - cx, (ys.min() + ys.max()) / 2 - cy))
     mass = float(wsum.sum())
@@ -187,7 +196,10 @@ def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
     seen = min(1.0, mass / showing / (cfg.enough * short * short))
     # how far out the hand was seen, in card short sides: a hand whose arm soon left the frame
     # (a pile near its edge) shows little but its own shape, which turns the bearing
-    extent = float(np.percentile(dist[wsum > 0], 90)) / short
+    # (measured beyond a full skip reach where anything showed there: the nearer pixels a
+    # pile by the frame's edge lets count would make every hand there look short)
+    seen_at = dist[(wsum > 0) & (dist > cfg.skip_reach * short)]
+    extent = float(np.percentile(seen_at if seen_at.size else dist[wsum > 0], 90)) / short
     reach = _ramp(extent, cfg.short_reach, cfg.long_reach)
     direction = hand
     accord = 1.0
@@ -196,10 +208,13 @@ def estimate(run: list[np.ndarray], centre: tuple[float, float], short: float,
         arm = _mean_unit(crossings)
         gap = math.degrees(math.acos(max(-1.0, min(1.0, _dot(_unit(hand), _unit(arm))))))
         accord = 1.0 - _ramp(gap, cfg.accord, 2 * cfg.accord)
-        # ... and counts as much as the hand's direction where little of the arm shows
+        # ... and counts as much as the hand's direction where little of the arm shows, and
+        # alone where the hand barely shows beyond the card (its shape, the card it carries
+        # and its shadow then turn the hand's direction most)
         pull = 1.0 - _ramp(extent, cfg.long_reach, cfg.arm_shown)
+        own = _ramp(extent, cfg.short_reach, cfg.arm_shown)
         u, v = _unit(hand), _unit(arm)
-        direction = (u[0] + pull * v[0], u[1] + pull * v[1])
+        direction = (own * u[0] + pull * v[0], own * u[1] + pull * v[1])
     track = _ramp(showing, 1, cfg.least_track)
     confidence = agree * seen * reach * accord * track
     return Bearing(math.degrees(math.atan2(-direction[1], direction[0])) % 360.0, confidence)

@@ -112,3 +112,17 @@ def test_a_hand_seen_in_one_frame_only_is_unsure() -> None:
     still = np.full_like(frames[0], (90, 120, 100))
     found = trail_of([still, frames[5], still]).bearing(2, CARD)
     assert found is None or found.confidence < 0.7
+
+
+@pytest.mark.parametrize("y, bearings", [(20, (60.0, 75.0, 90.0, 105.0, 120.0)),  # a pile half a short side below the top edge
+                                         (124, (240.0, 255.0, 270.0, 285.0, 300.0))])  # ... and above the bottom edge
+def test_a_hand_from_the_edge_the_pile_lies_near_names_its_seat(y: float, bearings: tuple[float, ...]) -> None:
+    """A hand from the frame's edge next to the pile: straight towards that edge nothing lies
+    beyond a card's short side, so only the hand's sides and thumb were left to count (no
+    bearing at all for most of these, the rest 35 to 48 degrees off). Now each names its
+    direction within 30 degrees: half the gap between six seats spaced evenly."""
+    for bearing in bearings:
+        found = trail_of(hand_frames((128, y), bearing, 400)).bearing(11, card_at(128, y))
+        assert found is not None, bearing
+        assert angle_gap(found.degrees, bearing) < 30, (bearing, found)
+        assert found.confidence < 0.7  # little of the hand shows: the referee goes by turn order
