@@ -220,18 +220,6 @@ def _sym_reverse(img, cx, cy, s, fg, ol):
         _bent_arrow(img, path, s, fg, 0.0)
 
 
-def _sym_reverse_bold(img, cx, cy, s, fg, ol):
-    """The reverse as most official decks print it (a reader printing): two big straight
-    arrows side by side on the diagonal, heads to opposite corners, each tail bent back along
-    the other, with a black drop shadow below them."""
-    arrow = [(-0.23, 0.15), (-0.23, 0.03), (0.03, -0.23)]
-    k = s * 1.2
-    for sign in (1, -1):  # each arrow whole (shadow, outline, ink) so the second overlaps the first
-        for d, colour, grow in ((0.035, INK["black"], 0.04), (0.0, ol or INK["black"], 0.03), (0.0, fg, 0.0)):
-            path = [(cx + sign * x * s - d * s, cy + sign * y * s + d * s) for x, y in arrow]
-            _bent_arrow(img, path, k, colour, max(1.0, s * grow) if grow else 0.0)
-
-
 def _mini_cards(img, cx, cy, s, colours, ol, n_offsets, lean: float = 0.0):
     """Little upright cards (back to front), slanted by `lean` (top to the right) in prints
     that draw them italic."""
@@ -418,9 +406,6 @@ class Printing:
     numeral: float = 1.0     # the centre numeral's height, as a share of the style's
     outline: bool | None = None  # the centre numeral outlined in black (None: as the style has it)
     field: tuple[int, int, int] | None = None  # the coloured field's ink, BGR (None: the style's)
-    numeral_font: int | None = None  # a Hershey font for every numeral (None: the UNO-like glyphs)
-    symbol: float = 1.0      # the centre action symbol's size, as a share of the style's
-    bold_reverse: bool = False  # the reverse drawn as two big straight arrows (_sym_reverse_bold)
 
 
 def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None,
@@ -445,9 +430,6 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, INK["white"], max(2, int(w * 0.03)),
                     cv2.LINE_AA, shift=4)
     font = (cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC) if clone else cv2.FONT_HERSHEY_DUPLEX
-    glyph_numerals = pr.numeral_font is None
-    font = pr.numeral_font if pr.numeral_font is not None else font
-    symbols = {**SYMBOLS, "reverse": _sym_reverse_bold} if pr.bold_reverse else SYMBOLS
     centre_fg = field if clone else INK["white"]
     centre_ol = INK["black"] if not clone else (None if colour is not None else INK["black"])
     if is_number:
@@ -458,7 +440,7 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         if pr.outline is not None:
             outline = INK["black"] if pr.outline else None
         _text(img, rank, cx, cy - lift, h * 0.36 * pr.numeral, centre_fg, outline, font, weight,
-              shadow=0.03 if clone else 0.05, underline=rank in ("6", "9"), numerals=glyph_numerals, italic=lean)
+              shadow=0.03 if clone else 0.05, underline=rank in ("6", "9"), numerals=True, italic=lean)
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
         lettered = not clone and (rng is None or rng.random() < 0.4)
@@ -466,13 +448,13 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
             round_ = rng is not None and rng.random() < 0.3
             _four_colour_oval(img, cx, cy, ax, ax if round_ else ay, 0 if round_ else tilt)
         else:
-            symbol = _sym_wild_lettered if rank == "wild" else symbols[rank]
+            symbol = _sym_wild_lettered if rank == "wild" else SYMBOLS[rank]
             slant = (lean,) if rank in LEANING else ()  # only the mini-card symbols lean
             if rank == "wild_draw4":
                 # its mini cards lean in every print we know; the layout follows from the lean
                 # (not a new random draw, which would change every later render of a profile)
                 slant = (0.1 + lean, int(lean * 1000) % 2)
-            symbol(img, cx, cy, w * 0.62 * pr.symbol, fg, centre_ol if clone else INK["black"], *slant)
+            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], *slant)
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08
@@ -480,11 +462,11 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     for rot in (False, True):
         if label is not None:
             _text(img, label, ix if not rot else w - ix, iy if not rot else h - iy, idx_h, INK["white"], INK["black"]
-                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX if glyph_numerals else font, 0.18, underline=label in ("6", "9"),
-                  rotate180=rot, numerals=glyph_numerals)
+                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX, 0.18, underline=label in ("6", "9"), rotate180=rot,
+                  numerals=True)
         else:
             x, y = (ix, iy) if not rot else (w - ix, h - iy)
-            symbols[rank](img, x, y, idx_h * 1.8, INK["white"], None)
+            SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None)
     return img
 
 

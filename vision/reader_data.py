@@ -20,7 +20,7 @@ from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
 
-VERSION = 4  # bump when the images change (training caches are named by it; 3 was an unshipped one)
+VERSION = 5  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
 NONE = "_none"
 NONE_KINDS = ("table", "hand", "back", "foreign", "part", "overlap", "offset")
 
@@ -85,11 +85,6 @@ INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[floa
     "blue": ((98, 116), (160, 255), (140, 240)),
 }
 
-# Hershey faces some decks' numerals resemble (plain, serif, bold serif), besides the glyphs
-NUMERAL_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-                 cv2.FONT_HERSHEY_TRIPLEX)
-
-
 def _ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
     """One deck's print of `colour` (BGR), drawn from INK_SHADES."""
     (h0, h1), (s0, s1), (v0, v1) = INK_SHADES[colour]
@@ -100,18 +95,12 @@ def _ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
 
 def _printing(code: str, rng: np.random.Generator) -> Printing | None:
     """Another deck's printing: the oval larger, smaller or a full-width circle (decks with
-    a white disc), numerals larger or smaller, outlined or not, in another face; its own ink
-    shade; action symbols larger or smaller, the reverse as straight or curled arrows."""
+    a white disc), numerals larger or smaller, outlined or not, and its own ink shade."""
     r = rng.random()
     if r < 0.25:
         return None
     colour = code.split("-", 1)[0]
-    shared = {
-        "field": _ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None,
-        "numeral_font": int(rng.choice(NUMERAL_FONTS)) if rng.random() < 0.35 else None,
-        "symbol": float(rng.uniform(0.9, 1.3)),
-        "bold_reverse": bool(rng.random() < 0.5),
-    }
+    shared = {"field": _ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
     if r < 0.45:   # a circle across the card: half-axes equal in pixels
         k = rng.uniform(1.05, 1.3)
         return Printing(oval_w=k, oval_h=k * 0.36 / (0.43 * 1.553), numeral=rng.uniform(0.75, 0.95),
