@@ -85,7 +85,7 @@ INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[floa
     "blue": ((98, 116), (160, 255), (140, 240)),
 }
 
-def _ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
+def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
     """One deck's print of `colour` (BGR), drawn from INK_SHADES."""
     (h0, h1), (s0, s1), (v0, v1) = INK_SHADES[colour]
     hsv = np.array([[[round(rng.uniform(h0, h1)) % 180, rng.uniform(s0, s1), rng.uniform(v0, v1)]]], np.uint8)
@@ -100,7 +100,7 @@ def _printing(code: str, rng: np.random.Generator) -> Printing | None:
     if r < 0.25:
         return None
     colour = code.split("-", 1)[0]
-    shared = {"field": _ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
+    shared = {"field": deck_ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
     if r < 0.45:   # a circle across the card: half-axes equal in pixels
         k = rng.uniform(1.05, 1.3)
         return Printing(oval_w=k, oval_h=k * 0.36 / (0.43 * 1.553), numeral=rng.uniform(0.75, 0.95),
