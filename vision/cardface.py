@@ -405,13 +405,14 @@ class Printing:
     tilt: float = 0.0        # degrees added to the oval's tilt
     numeral: float = 1.0     # the centre numeral's height, as a share of the style's
     outline: bool | None = None  # the centre numeral outlined in black (None: as the style has it)
+    field: tuple[int, int, int] | None = None  # the coloured field's ink, BGR (None: the style's)
 
 
 def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None,
               printing: Printing | None = None) -> np.ndarray:
     pr = printing or Printing()
     colour, rank = split_code(code)
-    field = INK["black"] if colour is None else _jitter(INK[colour], rng, 12)
+    field = INK["black"] if colour is None else (pr.field or _jitter(INK[colour], rng, 12))
     img = np.full((h, w, 3), INK["white"], np.uint8)
     border = w * 0.065
     _poly(img, _rounded_rect(w - 2 * border, h - 2 * border, w * 0.05, w / 2, h / 2), field)

@@ -20,7 +20,7 @@ from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
 
-VERSION = 2  # bump when the images change (training caches are named by it)
+VERSION = 5  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
 NONE = "_none"
 NONE_KINDS = ("table", "hand", "back", "foreign", "part", "overlap", "offset")
 
@@ -75,23 +75,44 @@ def _wear(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.dstack([np.clip(bgr, 0, 255).astype(np.uint8), face[:, :, 3]])
 
 
-def _printing(rng: np.random.Generator) -> Printing | None:
+# Each deck prints its inks a little differently (general print shades, not measured on any
+# photo): hue (OpenCV's 0..180), saturation and value ranges of one deck's ink. Greens run
+# from olive and lime to emerald, yellows from lemon to amber; yellow stays the brightest.
+INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
+    "red": ((-8, 6), (170, 255), (160, 245)),
+    "yellow": ((18, 29), (170, 255), (215, 255)),
+    "green": ((36, 76), (140, 255), (95, 185)),
+    "blue": ((98, 116), (160, 255), (140, 240)),
+}
+
+def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
+    """One deck's print of `colour` (BGR), drawn from INK_SHADES."""
+    (h0, h1), (s0, s1), (v0, v1) = INK_SHADES[colour]
+    hsv = np.array([[[round(rng.uniform(h0, h1)) % 180, rng.uniform(s0, s1), rng.uniform(v0, v1)]]], np.uint8)
+    b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def _printing(code: str, rng: np.random.Generator) -> Printing | None:
     """Another deck's printing: the oval larger, smaller or a full-width circle (decks with
-    a white disc), numerals larger or smaller, outlined or not."""
+    a white disc), numerals larger or smaller, outlined or not, and its own ink shade."""
     r = rng.random()
-    if r < 0.3:
+    if r < 0.25:
         return None
-    if r < 0.5:   # a circle across the card: half-axes equal in pixels
+    colour = code.split("-", 1)[0]
+    shared = {"field": deck_ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
+    if r < 0.45:   # a circle across the card: half-axes equal in pixels
         k = rng.uniform(1.05, 1.3)
         return Printing(oval_w=k, oval_h=k * 0.36 / (0.43 * 1.553), numeral=rng.uniform(0.75, 0.95),
-                        outline=bool(rng.random() < 0.7))
+                        outline=bool(rng.random() < 0.7), **shared)
     return Printing(oval_w=rng.uniform(0.85, 1.15), oval_h=rng.uniform(0.85, 1.1), tilt=rng.uniform(-12, 12),
-                    numeral=rng.uniform(0.8, 1.1), outline=None if rng.random() < 0.6 else bool(rng.random() < 0.5))
+                    numeral=rng.uniform(0.8, 1.1), outline=None if rng.random() < 0.6 else bool(rng.random() < 0.5),
+                    **shared)
 
 
 def _face(code: str, rng: np.random.Generator, short: int) -> np.ndarray:
     style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
-    face = render_card(code, style, short, rng, _printing(rng))
+    face = render_card(code, style, short, rng, _printing(code, rng))
     if rng.random() < 0.8:
         face = _print_variety(face, rng)
     if rng.random() < 0.4:

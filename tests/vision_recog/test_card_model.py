@@ -9,7 +9,7 @@ import pytest
 
 from tableref.vision import reader_data
 from tableref.vision.card_model import CHECK_SAMPLES, NONE, CardModel, ModelFileError, shrink
-from tableref.vision.cardface import UNO_STYLES, all_codes, is_ninety_nine, render_card
+from tableref.vision.cardface import UNO_STYLES, Printing, all_codes, is_ninety_nine, render_card
 from tableref.vision.classify_training import (CARD_FREE_KINDS, camera_effects, card_free_scene, card_quad,
                                                jitter_quad)
 from tableref.vision.find_card import WARP_H, WARP_W, warp_card
@@ -95,3 +95,22 @@ def test_bad_model_file_is_one_narrow_error(tmp_path) -> None:
     (tmp_path / "card_reader.json").write_text('{"classes": ["a", "_none"]}')
     with pytest.raises(ModelFileError, match="corrupt"):
         CardModel.load(bad)
+
+
+def test_printed_inks_keep_yellow_apart_from_green() -> None:
+    """The training deck inks (reader_data.INK_SHADES): a field drawn in another deck's
+    shade still shows its colour, and no yellow shade is as dark or as green as a green one,
+    so an olive green and a dim yellow are never the same picture."""
+    import cv2
+    rng = np.random.default_rng(3)
+    hue = {}
+    for colour in reader_data.INK_SHADES:
+        inks = np.array([[reader_data.deck_ink(colour, rng) for _ in range(300)]], np.uint8)
+        hsv = cv2.cvtColor(inks, cv2.COLOR_BGR2HSV)[0].astype(int)
+        hue[colour] = hsv
+        field = tuple(int(c) for c in inks[0, 0])
+        card = render_card(f"{colour}-5", "classic", 128, rng, Printing(field=field))  # type: ignore[arg-type]
+        assert tuple(int(c) for c in card[64, 12, :3]) == field  # the field, left of the oval
+    yellow, green = hue["yellow"], hue["green"]
+    assert yellow[:, 0].max() < green[:, 0].min()
+    assert yellow[:, 2].min() > green[:, 2].max()
