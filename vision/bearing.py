@@ -16,9 +16,9 @@ crosses the edge lies on its line). The bearing is the mean of the two, or the h
 nothing crossed the edge; where the hand barely shows beyond the card, the arm's alone. A pile
 near the frame's edge shrinks "beyond the card" to short of that edge, and the crossing is
 taken from all of the hand at the edge: else only the hand's sides were left to count there,
-and hands from that edge came out 35 to 55 degrees off. (Near the frame's edge the hand's own shape, the card it carries
-and its turn as it leaves pull the hand's direction aside by up to 25 degrees; the edge
-crossing alone strays when the hand leaves sideways; their mean strayed least on the
+and hands from that edge came out 35 to 55 degrees off. (Near the frame's edge the hand's
+own shape, the card it carries and its turn as it leaves pull the hand's direction aside by
+up to 25 degrees; the edge crossing alone strays when the hand leaves sideways; their mean strayed least on the
 synthetic clips. Weighing far pixels more, or the principal axis of the moving pixels, did
 worse: a limb sliding along itself changes across it, not along it.)
 

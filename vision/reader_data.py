@@ -85,6 +85,7 @@ INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[floa
     "blue": ((98, 116), (160, 255), (140, 240)),
 }
 
+
 def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
     """One deck's print of `colour` (BGR), drawn from INK_SHADES."""
     (h0, h1), (s0, s1), (v0, v1) = INK_SHADES[colour]
