@@ -225,7 +225,10 @@ INK_WEIGHT = 0.8
 class _Mask:
     image: np.ndarray
     kind: str
-    paired: bool = False  # also try unions of two same-coloured pieces (see _paired_fields)
+    # also try unions of two pieces (see _paired_fields): "hue" pairs same-coloured pieces;
+    # "any" pairs any two, for a mask of one kind of pixel only (the near-black field of a
+    # wild, whose hue says little)
+    paired: str = ""
 
 
 def _percentile(img: np.ndarray, q: float) -> float:
@@ -274,7 +277,7 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray, gray: np.ndarray) -> lis
     v_floor = min(60.0, 0.35 * float(np.percentile(v[::4, ::4], 95)))
     sat = ((s > 100) & (v > v_floor)).astype(np.uint8) * 255
     k7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired=True))
+    masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k7), FIELD, paired="hue"))
     k21 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (21, 21))
     masks.append(_Mask(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, k21), FIELD))
     # 6.-9. the field of one ink: a hand, a wooden table or a card beside it is saturated too
@@ -283,13 +286,13 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray, gray: np.ndarray) -> lis
     ink = cv2.LUT(hsv[:, :, 0], _INK_OF_HUE)
     for i in range(len(COLOURS)):
         band = cv2.bitwise_and(sat, cv2.compare(ink, i, cv2.CMP_EQ))
-        masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired=True))
+        masks.append(_Mask(cv2.morphologyEx(band, cv2.MORPH_CLOSE, k7), INK, paired="hue"))
     # 10. the black field of a wild, on a table lighter than it (a white card on a light
     # table shows no border to follow)
     if _percentile(v, 50) > 110:
         dark = (v < 70).astype(np.uint8) * 255
         k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired=True))
+        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired="any"))
     return masks
 
 
@@ -297,14 +300,8 @@ _TO_RAD = np.arange(256, dtype=np.uint8).astype(np.float32) * (2 * math.pi / 180
 _HUE_SIN, _HUE_COS = np.sin(_TO_RAD), np.cos(_TO_RAD)
 
 
-def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarray,
-                   min_area: float) -> list[np.ndarray]:
-    """Decks whose white circle or oval runs across the whole card split the printed field in
-    two; the union of two same-coloured pieces is then the field. (`areas`: the contours'.)"""
-    pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
-    pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
-    if len(pieces) < 2:
-        return []
+def _piece_hues(pieces: list[tuple[float, np.ndarray]], hue: np.ndarray) -> list[float]:
+    """Each piece's mean hue, as an angle (hue is circular: red lies at both ends)."""
     sin, cos = cv2.LUT(hue, _HUE_SIN), cv2.LUT(hue, _HUE_COS)
     hues = []
     for _, c in pieces:
@@ -312,6 +309,19 @@ def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarr
         m = np.zeros((h, w), np.uint8)
         cv2.drawContours(m, [c - (x, y)], -1, 255, -1)
         hues.append(math.atan2(cv2.mean(sin[y:y + h, x:x + w], m)[0], cv2.mean(cos[y:y + h, x:x + w], m)[0]))
+    return hues
+
+
+def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarray | None,
+                   min_area: float) -> list[np.ndarray]:
+    """Decks whose white circle or oval runs across the whole card split the printed field in
+    two; the union of two same-coloured pieces is then the field. (`areas`: the contours';
+    `hue` None: the mask holds one kind of pixel only, so any two pieces may pair.)"""
+    pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
+    pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
+    if len(pieces) < 2:
+        return []
+    hues = _piece_hues(pieces, hue) if hue is not None else [0.0] * len(pieces)
     out = []
     for i in range(len(pieces)):
         for j in range(i + 1, len(pieces)):
@@ -356,7 +366,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         contours = list(contours)
         areas = list(map(cv2.contourArea, contours))  # most are specks: one pass, then only the big ones
         if mask.paired:
-            pairs = _paired_fields(contours, areas, hsv[:, :, 0], min_area)
+            pairs = _paired_fields(contours, areas, hsv[:, :, 0] if mask.paired == "hue" else None, min_area)
             contours += pairs
             areas += map(cv2.contourArea, pairs)
         for c, area in zip(contours, areas):
