@@ -23,6 +23,8 @@ class SimBoard:
         self.session = BoardSession(boot_id or os.urandom(4).hex(), "unix", pixels, SIM_FW, now_ms)
         self.now_ms = now_ms
         self.cues: list[str] = []  # every cue sounded, in order
+        self._taken: str | None = None  # the code a press just answered an ask with, as the firmware's app
+        self._taken_until = 0
         self._outbox = bytearray()
 
     @property
@@ -37,7 +39,8 @@ class SimBoard:
         return self.session.lost(self.now_ms)
 
     def digits(self) -> str:
-        return show.digits(self.shown, self.now_ms, self.lost())
+        taken = self._taken if self.now_ms < self._taken_until else None
+        return show.digits(self.shown, self.now_ms, self.lost(), taken)
 
     def ring(self) -> list[tuple[int, int, int]]:
         return show.ring(self.shown, self.now_ms, self.pixels, self.lost())
@@ -49,6 +52,7 @@ class SimBoard:
         if taken is not None:
             arg = taken
             self.cues.append("take")
+            self._taken, self._taken_until = taken, self.now_ms + show.TAKEN_MS
         self._outbox += self.session.press(button, press, arg, self.now_ms)
 
     # -- the wire side, driven by SimTransport --------------------------------------------

@@ -141,3 +141,19 @@ def test_a_board_speaking_another_protocol_is_refused() -> None:
     link.transport.write(Hi("0a0b0c0d", "rp2", 12, "1.0").encode(), clock.t)
     run(link, clock, 100)
     assert link.refused is None and link.board is not None and link.board.fw == "1.0"
+
+
+def test_the_sim_board_holds_the_card_a_press_took_as_the_firmware_does() -> None:
+    from tablelink.show import TAKEN_MS
+    clock = Clock()
+    link = BoardLink.open("sim://", clock=clock)
+    link.show(Snapshot(UNSTAMPED_EPOCH, UNSTAMPED_SEQ, 3, turn=0, colour="green", mode="ask", offer=("red-6", "red-9")))
+    run(link, clock, 100)
+    sim_of(link).press("COLOUR", "short")  # takes the runner-up
+    shown = []
+    for _ in range((TAKEN_MS - 100) // 50):
+        run(link, clock, 50)
+        shown.append(sim_of(link).digits())
+    assert set(shown) == {"r  9"}  # steady, through the halves where the display says CArd
+    run(link, clock, 2000)
+    assert sim_of(link).digits() in ("r  6", "CArd")  # back to asking once TAKEN_MS is over

@@ -16,7 +16,7 @@ from tableboard.debounce import Debouncer
 
 PERIOD_MS = 10        # button sampling rate is 1/PERIOD_MS; the debounce needs a few samples
 PICK_TIMEOUT_MS = 8000  # an unconfirmed COLOUR choice is dropped after this long
-TAKEN_MS = 1200       # the card a button answered the referee with stays on the digits this long
+TAKEN_MS = show.TAKEN_MS
 
 
 class App:

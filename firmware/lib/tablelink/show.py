@@ -147,6 +147,9 @@ def _texts(snap):
     return texts
 
 
+TAKEN_MS = 1200  # the card a button answered the referee with stays on the digits this long
+
+
 def digits(snap, now_ms: int, lost: bool = False, taken: "str | None" = None) -> str:
     """The 4 characters on the 7-segment display; `taken`: the code the board's buttons just
     answered the referee's question with (shown steadily while the app says so)."""
