@@ -16,6 +16,17 @@ COLOURS = ("red", "yellow", "green", "blue")
 # just above the yellows, not halfway to a typical green: at 37 olive greens read yellow.
 HUE_EDGES = ((0, 14, "red"), (14, 33, "yellow"), (33, 88, "green"), (88, 140, "blue"), (140, 181, "red"))
 
+# Each deck prints its inks a little differently (general print shades, not measured on any
+# photo): hue (OpenCV's 0..180), saturation and value ranges of one deck's ink. Greens run
+# from olive and lime to emerald, yellows from lemon to amber; yellow stays the brightest.
+# The learned reader is trained on these shades; deck_inks moves an enrolled deck's into them.
+INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
+    "red": ((-8, 6), (170, 255), (160, 245)),
+    "yellow": ((18, 29), (170, 255), (215, 255)),
+    "green": ((36, 76), (140, 255), (95, 185)),
+    "blue": ((98, 116), (160, 255), (140, 240)),
+}
+
 
 def channel_max_min(px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel max and min over the 3 colour channels (last axis). numpy's max(axis=-1)

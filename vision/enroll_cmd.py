@@ -151,6 +151,7 @@ def _from_stream(spec: str, codes: list[str], deck: str, learner: Any, ask: Call
 
 def run(args: argparse.Namespace) -> int:
     from .cardface import DECKS, all_codes
+    from .deck_inks import moved
     from .enrolment import Learner
     from .profiles import profile_path
 
@@ -183,5 +184,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{args.source}: no usable shots, profile not written")
     profile = learner.profile()
     profile.save(path)
-    print(f"deck {args.deck}: {len(set(learner.codes))} cards from {learner.shots} shots -> {path}")
+    inks = learner.inks()
+    odd = ", ".join(f"{c} (hue {inks[c]:.0f})" for c in moved(inks))
+    # a deck printed in other shades than the readers know is read recoloured: say so
+    print(f"deck {args.deck}: {len(set(learner.codes))} cards from {learner.shots} shots -> {path}"
+          + (f"; its own inks, read recoloured: {odd}" if odd else ""))
     return Exit.SOME_FAILED if errors else Exit.OK

@@ -12,8 +12,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .cardface import split_code
+from .classify_colour import COLOURS
 from .classify_symbol import CANON_H, CANON_W, features, rank_key
 from .classify_training import camera_effects, jitter_quad
+from .deck_inks import circular_median, hue_map, ink_hue, recolour
 from .find_card import find_cards, warp_card
 from .profiles import Profile
 from .recognise import Recogniser, Recognition
@@ -21,14 +24,10 @@ from .recognise import Recogniser, Recognition
 SURE_OTHER = 0.8  # a read-back this sure of another card means the wrong card was shot
 
 
-def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator, copies: int = 6,
-                  reader: Recogniser | None = None) -> list[np.ndarray]:
-    """Features of one labelled shot of a physical card: the card as found, plus copies with
-    small outline errors and camera changes, in both 180-degree orientations. Raises
-    LookupError when no card outline is found in the shot."""
-    # the outline the built-in recogniser likes best (a card, not a piece of one), else the
-    # finder's best outline
-    reader = reader or Recogniser("auto")
+def shot_outline(image_bgr: np.ndarray, reader: Recogniser) -> np.ndarray:
+    """The card's outline in one labelled shot: the one the built-in recogniser likes best (a
+    card, not a piece of one), else the finder's best. LookupError when the shot holds no
+    card outline, or only table or a card back."""
     found = reader.identify(image_bgr)
     quad = found.quad
     if quad is None:
@@ -40,12 +39,22 @@ def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator, co
         # the outline found is table (or a card back): learning it would teach the deck the table
         raise LookupError("no card in the shot (only table, or a card back); shot skipped: "
                           "lay the card face up in the middle and shoot it again")
+    return quad
+
+
+def enrol_samples(image_bgr: np.ndarray, quad: np.ndarray, rng: np.random.Generator, copies: int = 6,
+                  inks: np.ndarray | None = None) -> list[np.ndarray]:
+    """Features of one labelled shot of a physical card outlined by `quad`: the card as found,
+    plus copies with small outline errors and camera changes, in both 180-degree
+    orientations; each recoloured by `inks` (deck_inks.hue_map) as the cards read later are."""
     out = []
     for k in range(copies):
         q = quad if k == 0 else jitter_quad(quad, rng, 0.015)
         warped = warp_card(image_bgr, q, (CANON_W, CANON_H))
         if k > 0:
             warped = camera_effects(warped, rng, strength=0.5)
+        if inks is not None:
+            warped = recolour(warped, inks)
         out.append(features(warped))
         out.append(features(cv2.rotate(warped, cv2.ROTATE_180)))
     return out
@@ -53,12 +62,14 @@ def enrol_samples(image_bgr: np.ndarray, code: str, rng: np.random.Generator, co
 
 @dataclass
 class Learner:
-    """The samples learned so far from a deck's shots, one shot at a time."""
+    """The samples learned so far from a deck's shots, one shot at a time, and the deck's
+    inks measured on them (see deck_inks)."""
     name: str
     seed: int = 7
     xs: list[np.ndarray] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     codes: list[str] = field(default_factory=list)
+    hues: dict[str, list[float]] = field(default_factory=dict)
     shots: int = 0
 
     def __post_init__(self) -> None:
@@ -67,16 +78,29 @@ class Learner:
 
     def add(self, image_bgr: np.ndarray, code: str) -> None:
         """Learn one shot of `code`; LookupError (nothing learned) for a shot without a card."""
-        feats = enrol_samples(image_bgr, code, self.rng, reader=self.reader)
+        quad = shot_outline(image_bgr, self.reader)
+        colour = split_code(code)[0]
+        if colour in COLOURS:
+            hue = ink_hue(warp_card(image_bgr, quad, (CANON_W, CANON_H)))
+            if hue is not None:
+                self.hues.setdefault(colour, []).append(hue)
+        # the shot is learned in the inks known so far, this one's included: each ink is a
+        # fixed point of the map, so later shots of other colours hardly move what it learned
+        feats = enrol_samples(image_bgr, quad, self.rng, inks=hue_map(self.inks()))
         self.xs += feats
         self.labels += [rank_key(code)] * len(feats)
         self.codes += [code] * len(feats)
         self.shots += 1
 
+    def inks(self) -> dict[str, float]:
+        """The deck's ink per colour (OpenCV hue), from the shots of that colour."""
+        return {c: round(circular_median(h), 1) for c, h in self.hues.items()}
+
     def profile(self) -> Profile:
         if not self.xs:
             raise ValueError("no usable shots")
-        return Profile(self.name, np.stack(self.xs), self.labels, self.codes, {"shots": self.shots})
+        return Profile(self.name, np.stack(self.xs), self.labels, self.codes,
+                       {"shots": self.shots, "inks": self.inks()})
 
 
 def build_enrolled(name: str, shots: list[tuple[np.ndarray, str]], seed: int = 7) -> Profile:

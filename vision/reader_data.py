@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine, render_back, render_card
+from .classify_colour import INK_SHADES
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
 
@@ -73,17 +74,6 @@ def _wear(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         tone = float(rng.uniform(150, 255)) if rng.random() < 0.7 else float(rng.uniform(30, 90))
         cv2.line(bgr, p0, p1, (tone, tone, tone), int(rng.integers(1, 3)), cv2.LINE_AA)
     return np.dstack([np.clip(bgr, 0, 255).astype(np.uint8), face[:, :, 3]])
-
-
-# Each deck prints its inks a little differently (general print shades, not measured on any
-# photo): hue (OpenCV's 0..180), saturation and value ranges of one deck's ink. Greens run
-# from olive and lime to emerald, yellows from lemon to amber; yellow stays the brightest.
-INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
-    "red": ((-8, 6), (170, 255), (160, 245)),
-    "yellow": ((18, 29), (170, 255), (215, 255)),
-    "green": ((36, 76), (140, 255), (95, 185)),
-    "blue": ((98, 116), (160, 255), (140, 240)),
-}
 
 
 def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:

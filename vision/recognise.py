@@ -25,6 +25,7 @@ from .card_model import CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
+from .deck_inks import hue_map, recolour
 from .find_card import CardQuad, find_cards, order_quad, warp_card
 from .spread_neighbours import edge_image, mirrored_in, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
@@ -157,6 +158,9 @@ class Recogniser:
         self.rare = self.codes - set(all_codes("uno")) - set(all_codes("ono99")) if deck == "auto" else set()
         prof = base if extra is None else _merge(base, extra)
         self.enrolled = extra is not None
+        # an enrolled deck printed in inks the readers do not know: its cards are recoloured
+        # into the inks they do know before either reads them (see deck_inks)
+        self._inks = hue_map(extra.meta.get("inks", {})) if extra is not None else None
         self.allowed_ranks = {rank_key(c) for c in self.codes} | {NONE_LABEL, BACK_LABEL}
         self.model = KnnModel(prof.x, prof.labels, k=5)
         self.reader = CardModel.load() if config.reader != "classic" else None
@@ -178,10 +182,15 @@ class Recogniser:
 
     def read_cards(self, warped: list[np.ndarray]) -> list[CardReading]:
         """The reading of each rectified card (any size, portrait or landscape, either end up)."""
+        warped = [self._recoloured(w) for w in warped]
         if self.reader is None:
             return [self._classic(w) for w in warped]
         probs = self.reader.probabilities(warped, both_ends=True)
         return [self._combine(self._learned(p), w) for p, w in zip(probs, warped)]
+
+    def _recoloured(self, warped_bgr: np.ndarray) -> np.ndarray:
+        """The rectified card in the inks the readers know (as it is, unless the deck's differ)."""
+        return warped_bgr if self._inks is None else recolour(warped_bgr, self._inks)
 
     def _classic(self, warped_bgr: np.ndarray) -> CardReading:
         if warped_bgr.shape[1] > warped_bgr.shape[0]:
@@ -290,7 +299,7 @@ class Recogniser:
 
         def view(i: int) -> np.ndarray:
             if i not in warped:
-                warped[i] = warp_card(image_bgr, quads[i], (CANON_W, CANON_H))
+                warped[i] = self._recoloured(warp_card(image_bgr, quads[i], (CANON_W, CANON_H)))
             return warped[i]
 
         def reading(i: int) -> CardReading:
@@ -604,8 +613,10 @@ def _settle_six_nine(rank_probs: dict[str, float], masks: tuple[np.ndarray, ...]
 
 
 def _merge(a: Profile, b: Profile) -> Profile:
+    inks = {**a.meta.get("inks", {}), **b.meta.get("inks", {})}  # (the built-in profile has none)
     return Profile(f"{a.name}+{b.name}", np.concatenate([a.x, b.x]), a.labels + b.labels,
-                   (a.codes or [""] * len(a.labels)) + (b.codes or [""] * len(b.labels)))
+                   (a.codes or [""] * len(a.labels)) + (b.codes or [""] * len(b.labels)),
+                   {"inks": inks} if inks else {})
 
 
 __all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]
