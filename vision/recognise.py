@@ -116,13 +116,15 @@ class Recognition:
 
 
 def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
-           cfg: RecogniserConfig) -> CardReading:
+           cfg: RecogniserConfig, own: frozenset[str] = frozenset()) -> CardReading:
     """The one reading of the two readers' ("both"): the classic reading stands unless the
     learned reader all but rules its code out (then the table is asked, offered both); where
     the classic reader declines, the learned reading stands when it is sure alone, or fairly
-    sure and the classic reader's own likeliest code."""
+    sure and the classic reader's own likeliest code. `own`: the codes the user's deck was
+    enrolled with; a classic reading of one of them rests on shots of that very deck, which
+    the learned reader never saw, so it is not vetoed."""
     if classic.card is not None:
-        if probs.get(classic.card, 0.0) >= cfg.veto:
+        if classic.card in own or probs.get(classic.card, 0.0) >= cfg.veto:
             return classic
         likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely
         return CardReading(None, min(classic.confidence, 0.5), likely)
@@ -158,6 +160,7 @@ class Recogniser:
         self.rare = self.codes - set(all_codes("uno")) - set(all_codes("ono99")) if deck == "auto" else set()
         prof = base if extra is None else _merge(base, extra)
         self.enrolled = extra is not None
+        self._own = frozenset(c for c in extra.codes if c) if extra is not None else frozenset()
         # an enrolled deck printed in inks the readers do not know: its cards are recoloured
         # into the inks they do know before either reads them (see deck_inks)
         self._inks = hue_map(extra.meta.get("inks", {})) if extra is not None else None
@@ -228,10 +231,10 @@ class Recogniser:
             if reading.card is not None and reading.confidence < cfg.min_confidence:
                 return CardReading(None, reading.confidence, reading.likely)
             return reading
-        if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE):
+        if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE) and not self._own:
             # the learned reader all but rules out every code (an outline of no card, or of
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
-            # asked (it is the slow one)
+            # asked (it is the slow one), unless it knows the user's deck from enrolled shots
             return CardReading(None, 0.0, reading.likely)
         if probs.get(MODEL_NONE, 0.0) >= cfg.no_card and not self.enrolled:
             # the learned reader is sure this outline holds no card face it knows, and no
@@ -240,7 +243,7 @@ class Recogniser:
         # (a learned reading sure alone is not taken without the classic reader's word: tried,
         # it read the same dev photos, but on other_clips seed 304 the watcher then lost 3 of
         # 13 landings, its outlines voting with 0.999 where they had voted with 1.0)
-        return settle(reading, probs, self._classic(warped), cfg)
+        return settle(reading, probs, self._classic(warped), cfg, self._own)
 
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
         """Whether an already rectified outline reads best as no card at all (bare table, a

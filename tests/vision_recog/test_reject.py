@@ -49,3 +49,15 @@ def test_the_classic_reading_stands_unless_the_learned_reader_rules_it_out() -> 
     assert recognise.settle(learned, {"red-6": 0.7, "red-9": 0.3}, classic, cfg).card == "red-9"
     vetoed = recognise.settle(learned, {"red-6": 0.9999, "red-9": 0.0001}, classic, cfg)
     assert vetoed.card is None and [c for c, _ in vetoed.likely] == ["red-9", "red-6"]
+
+
+def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
+    # the classic reader has shots of this very deck, which the learned reader never saw: on
+    # a deck whose 6 the learned reader takes for an 8 (sure), the enrolled 6 stands
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("red-8", 0.99, ("red-8", 0.99), ("red-6", 0.0002))
+    probs = {"red-8": 0.99, "red-6": 0.0002}
+    classic = _reading("red-6", 1.0, ("red-6", 1.0), ("yellow-6", 0.0))
+    assert recognise.settle(learned, probs, classic, cfg, own=frozenset({"red-6", "red-8"})).card == "red-6"
+    assert recognise.settle(learned, probs, classic, cfg, own=frozenset({"red-8"})).card is None  # 6 not enrolled
+    assert recognise.settle(learned, probs, classic, cfg).card is None  # the built-in deck: vetoed
