@@ -25,7 +25,8 @@ from .card_model import CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
-from .find_card import CardQuad, find_cards, order_quad, warp_card
+from .find_card import CardQuad, find_cards, order_quad, quad_iou, warp_card
+from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, mirrored_in, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
@@ -65,6 +66,8 @@ ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _be
 # is often 40% at one end), their part under it mirrored in from the rest
 ALL_BESIDE_OVERLAP = 0.45
 ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
+ALL_SIZE_SPREAD = (0.7, 1.4)  # a spread's cards are one size: long sides within this of the median
+ALL_SAME_IOU = 0.6  # proposals beside a card overlapping this much (IoU) are snapped once
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
@@ -319,7 +322,7 @@ class Recogniser:
             if not shorts or float(np.median(shorts)) < ALL_FINE_SHORT:
                 fine = self._identify_all_at(image_bgr, max(h, w))
                 kept = fine if len(fine) > len(kept) else kept
-        return self._beside(image_bgr, kept)
+        return _alike(self._beside(image_bgr, _alike(kept)))
 
     def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
         """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
@@ -331,6 +334,12 @@ class Recogniser:
             proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
             proposed = [p for p in proposed
                         if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
+            size = spread_size([k.quad for k in kept if k.quad is not None])
+            if size is not None:
+                # also snapped onto the edges nearby at the spread's card size (one of each
+                # group of near-equal proposals): a card proposed beside an outline of the
+                # print alone, or of a card's visible part, is as far off
+                proposed += [snap(grads, p, size) for p in proposed]
             if not proposed:
                 break
             before = len(kept)
@@ -341,9 +350,12 @@ class Recogniser:
             def reading(i: int) -> CardReading:
                 # also read with the part under the cards found mirrored in from the rest of
                 # it (a card reads the same upside down): their print is not its; the surer
-                # reading stands (a card lying over them is its own print either way)
-                mirrored = mirrored_in(image_bgr, proposed[i], cover)
+                # reading stands (a card lying over them is its own print either way; a sure
+                # plain reading is not read again)
                 first = plain(i)
+                if first.card is not None and first.confidence >= SURE:
+                    return first
+                mirrored = mirrored_in(image_bgr, proposed[i], cover)
                 if mirrored is None:
                     return first
                 second = self._lazy_reader(mirrored, [proposed[i]])(0)
@@ -492,6 +504,26 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
              and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
+
+
+def _distinct(quads: list[np.ndarray], same: float = ALL_SAME_IOU) -> list[np.ndarray]:
+    """The first of each group of outlines that overlap one another by `same` (IoU) or more."""
+    out: list[np.ndarray] = []
+    for q in quads:
+        if all(quad_iou(q, o) < same for o in out):
+            out.append(q)
+    return out
+
+
+def _alike(found: list[Recognition]) -> list[Recognition]:
+    """The cards of a spread of one size: a reading on an outline far smaller or bigger than
+    the spread's cards is of something else (a card's oval, a panel of its print, two cards)."""
+    if len(found) < 3:
+        return found
+    longs = {id(r): _side_lengths(r.quad)[1] for r in found if r.quad is not None}
+    median = float(np.median(list(longs.values())))
+    return [r for r in found if r.quad is None or
+            ALL_SIZE_SPREAD[0] <= longs[id(r)] / median <= ALL_SIZE_SPREAD[1]]
 
 
 def _side_lengths(quad: np.ndarray) -> tuple[float, float]:

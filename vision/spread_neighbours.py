@@ -85,15 +85,21 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
 def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> np.ndarray | None:
     """The image with the part of the card `quad` that `cover` (a uint8 mask) hides replaced by
     the card's own print half a turn round (a card's face is the same turned upside down),
-    or None when too much is hidden for the turned part to show."""
-    card = np.zeros(image_bgr.shape[:2], np.uint8)
-    cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
-    hidden = (card > 0) & (cover > 0)
-    if hidden.sum() > MIRROR_MAX * max(1, int(np.count_nonzero(card))):
+    or None when nothing is hidden, or too much for the turned part to show."""
+    h, w = image_bgr.shape[:2]
+    pts = np.round(quad).astype(np.int32)
+    # the card's bounding box alone (a spread's photo holds many cards)
+    x0, y0 = np.clip(pts.min(axis=0), 0, (w, h))
+    x1, y1 = np.clip(pts.max(axis=0) + 1, 0, (w, h))
+    card = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(card, [pts - (x0, y0)], 255)
+    hidden = (card > 0) & (cover[y0:y1, x0:x1] > 0)
+    count = int(np.count_nonzero(hidden))
+    if count == 0 or count > MIRROR_MAX * max(1, int(np.count_nonzero(card))):
         return None
-    h, w = card.shape
     c = np.asarray(quad, np.float64).mean(axis=0)
     ys, xs = np.nonzero(hidden)
+    ys, xs = ys + y0, xs + x0
     sx = np.clip(np.round(2 * c[0] - xs).astype(int), 0, w - 1)
     sy = np.clip(np.round(2 * c[1] - ys).astype(int), 0, h - 1)
     out = image_bgr.copy()
