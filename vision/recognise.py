@@ -65,7 +65,8 @@ ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _be
 # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
 # is often 40% at one end), their part under it mirrored in from the rest
 ALL_BESIDE_OVERLAP = 0.45
-ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
+ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
+ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
 ALL_SIZE_SPREAD = (0.7, 1.4)  # a spread's cards are one size: long sides within this of the median
 ALL_SAME_IOU = 0.6  # proposals beside a card overlapping this much (IoU) are snapped once
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
@@ -312,16 +313,18 @@ class Recogniser:
         outline around two touching cards reads as neither surely, or has no card's shape.
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
-        the others have is tried around it. Small cards (or none found) are searched again
+        the others have is tried around it. Small cards (or few found) are searched again
         at the photo's full resolution, where their borders part. Last, the cards beside
         those found, which no outline parts from them (see _beside)."""
         kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
         h, w = image_bgr.shape[:2]
         if max(h, w) > ALL_WORK_SIDE * 1.25:
             shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
-            if not shorts or float(np.median(shorts)) < ALL_FINE_SHORT:
+            if len(shorts) < ALL_FEW or float(np.median(shorts)) < ALL_FINE_SHORT:
+                # both searches' cards, the full resolution's first (its outlines are exacter)
                 fine = self._identify_all_at(image_bgr, max(h, w))
-                kept = fine if len(fine) > len(kept) else kept
+                kept = fine + [k for k in kept if k.quad is not None
+                               and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
         return _alike(self._beside(image_bgr, _alike(kept)))
 
     def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
