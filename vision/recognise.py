@@ -68,7 +68,6 @@ ALL_BESIDE_OVERLAP = 0.45
 ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
 ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
 ALL_SIZE_SPREAD = (0.7, 1.4)  # a spread's cards are one size: long sides within this of the median
-ALL_SAME_IOU = 0.6  # proposals beside a card overlapping this much (IoU) are snapped once
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
@@ -337,36 +336,42 @@ class Recogniser:
             proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
             proposed = [p for p in proposed
                         if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
-            size = spread_size([k.quad for k in kept if k.quad is not None])
-            if size is not None:
-                # also snapped onto the edges nearby at the spread's card size (one of each
-                # group of near-equal proposals): a card proposed beside an outline of the
-                # print alone, or of a card's visible part, is as far off
-                proposed += [snap(grads, p, size) for p in proposed]
             if not proposed:
                 break
             before = len(kept)
-            plain = self._lazy_reader(image_bgr, proposed)
             cover = np.zeros(image_bgr.shape[:2], np.uint8)
             cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
-
-            def reading(i: int) -> CardReading:
-                # also read with the part under the cards found mirrored in from the rest of
-                # it (a card reads the same upside down): their print is not its; the surer
-                # reading stands (a card lying over them is its own print either way; a sure
-                # plain reading is not read again)
-                first = plain(i)
-                if first.card is not None and first.confidence >= SURE:
-                    return first
-                mirrored = mirrored_in(image_bgr, proposed[i], cover)
-                if mirrored is None:
-                    return first
-                second = self._lazy_reader(mirrored, [proposed[i]])(0)
-                return max((first, second), key=lambda r: (r.card is not None, r.confidence))
+            read = self._read_beside(image_bgr, proposed, cover)
+            size = spread_size([k.quad for k in kept if k.quad is not None])
+            if size is not None:
+                # a proposal not read surely, again snapped onto the edges nearby at the
+                # spread's card size: a card proposed beside an outline of the print alone, or
+                # of a card's visible part, is as far off
+                unsure = [snap(grads, p, size) for p, r in zip(proposed, read) if r.card is None or r.confidence < SURE]
+                read += self._read_beside(image_bgr, unsure, cover)
+                proposed += unsure
             kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
-                                    reading)
+                                    read.__getitem__)
             new = kept[before:]
         return kept
+
+    def _read_beside(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """How each of `quads` reads, a card proposed beside those found (their outlines filled
+        in `cover`): an unsure one also with the part under them mirrored in from the rest of
+        it (a card reads the same upside down; their print is not its), the surer reading
+        standing (a card lying over them is its own print either way)."""
+        plain = self._lazy_reader(image_bgr, quads)
+        out = []
+        for i, quad in enumerate(quads):
+            first = plain(i)
+            mirrored = None if first.card is not None and first.confidence >= SURE else \
+                mirrored_in(image_bgr, quad, cover)
+            if mirrored is None:
+                out.append(first)
+                continue
+            second = self._lazy_reader(mirrored, [quad])(0)
+            out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
+        return out
 
     def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
         found = spread_outlines(image_bgr, work_side)
@@ -507,15 +512,6 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
              and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
-
-
-def _distinct(quads: list[np.ndarray], same: float = ALL_SAME_IOU) -> list[np.ndarray]:
-    """The first of each group of outlines that overlap one another by `same` (IoU) or more."""
-    out: list[np.ndarray] = []
-    for q in quads:
-        if all(quad_iou(q, o) < same for o in out):
-            out.append(q)
-    return out
 
 
 def _alike(found: list[Recognition]) -> list[Recognition]:
