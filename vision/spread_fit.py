@@ -17,6 +17,7 @@ import numpy as np
 
 from .cardface import ASPECT
 from .find_card import order_quad, side_lengths
+from .spread_neighbours import across
 
 ALONG = np.linspace(0.1, 0.9, 20)  # where on each side the gradient is sampled
 STRONG = 0.35  # an edge point: the gradient across it at least this share of the card area's 98th percentile
@@ -62,19 +63,8 @@ def _cards(centres: np.ndarray, angles: np.ndarray, short: np.ndarray, long_: np
 def _side_support(grads: tuple[np.ndarray, np.ndarray], cards: np.ndarray, strong: float) -> np.ndarray:
     """Per card (N x 4: top, right, bottom, left side), the share of the side's points where
     a strong edge runs along it."""
-    gx, gy = grads
-    h, w = gx.shape
-    out = np.empty((len(cards), 4))
-    for k in range(4):
-        a, b = cards[:, k], cards[:, (k + 1) % 4]
-        d = b - a
-        n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(1e-6, np.linalg.norm(d, axis=1))[:, None]
-        p = a[:, None, :] + d[:, None, :] * ALONG[None, :, None]
-        x = np.clip(np.round(p[..., 0]).astype(np.int64), 0, w - 1)
-        y = np.clip(np.round(p[..., 1]).astype(np.int64), 0, h - 1)
-        g = np.abs(gx[y, x] * n[:, None, 0] + gy[y, x] * n[:, None, 1])
-        out[:, k] = np.mean(g >= strong, axis=1)
-    return out
+    return np.stack([np.mean(across(grads, cards[:, k], cards[:, (k + 1) % 4], ALONG) >= strong, axis=1)
+                     for k in range(4)], axis=1)
 
 
 def _strong(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:

@@ -32,14 +32,15 @@ def edge_image(image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1)
 
 
-def _across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The gradient across the segments a -> b (arrays of segments, Nx2 each) at the ALONG
-    points: N x len(ALONG), 0 outside the image."""
+def across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray,
+           along: np.ndarray = ALONG) -> np.ndarray:
+    """The gradient across the segments a -> b (arrays of segments, Nx2 each) at the `along`
+    points (shares of each segment): N x len(along), 0 outside the image."""
     gx, gy = grads
     h, w = gx.shape
     d = b - a
     n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(1e-6, np.linalg.norm(d, axis=1))[:, None]
-    p = a[:, None, :] + d[:, None, :] * ALONG[None, :, None]
+    p = a[:, None, :] + d[:, None, :] * along[None, :, None]
     x = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
     y = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
     inside = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
@@ -58,7 +59,7 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
     card, image pixels) in its row: for each side and each turn, the nearest shift at which a
     long side of the shifted card runs along a straight edge."""
     q = np.asarray(quad, np.float64)
-    own = _across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))
+    own = across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))
     strong = STRONG * float(np.median(own))
     if strong <= 0:
         return []
@@ -71,7 +72,7 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
             shift = side * SHIFTS[:, None] * ut[None, :]
             # either long edge of the card shifted so far: the far one shows when nothing lies
             # beyond it, the near one when the neighbour lies over this card
-            support = np.maximum(*(np.mean(_across(grads, a + shift, b + shift) >= strong, axis=1)
+            support = np.maximum(*(np.mean(across(grads, a + shift, b + shift) >= strong, axis=1)
                                    for a, b in (left, right)))
             edges = np.flatnonzero(support >= EDGE_SHARE)
             if len(edges):
@@ -107,4 +108,4 @@ def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> n
     return out
 
 
-__all__ = ["edge_image", "mirrored_in", "neighbours"]
+__all__ = ["across", "edge_image", "mirrored_in", "neighbours"]
