@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection
 
-from .actions import action_event, button_event, landed_event, refusal
+from .actions import button_event, landed_event, refusal
 from .referee import Referee
 from .rules import ruleset_class
 from .simulate import SimGame, simulate_game

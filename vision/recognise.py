@@ -14,7 +14,7 @@ table can confirm an unsure one with one press.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import cv2
@@ -27,6 +27,7 @@ from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_s
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .deck_inks import hue_map, recolour
 from .find_card import CardQuad, find_cards, order_quad, warp_card
+from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, mirrored_in, neighbours
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
@@ -65,7 +66,9 @@ ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _be
 # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
 # is often 40% at one end), their part under it mirrored in from the rest
 ALL_BESIDE_OVERLAP = 0.45
-ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size
+ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
+ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
+ALL_SIZE_SPREAD = (0.7, 1.4)  # a spread's cards are one size: long sides within this of the median
 ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
@@ -321,17 +324,19 @@ class Recogniser:
         outline around two touching cards reads as neither surely, or has no card's shape.
         Then, for an outline that is no whole card (the finder often outlines only a card's
         oval or field among many cards) and lies clear of the cards found, a card of the size
-        the others have is tried around it. Small cards (or none found) are searched again
+        the others have is tried around it. Small cards (or few found) are searched again
         at the photo's full resolution, where their borders part. Last, the cards beside
         those found, which no outline parts from them (see _beside)."""
         kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
         h, w = image_bgr.shape[:2]
         if max(h, w) > ALL_WORK_SIDE * 1.25:
             shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
-            if not shorts or float(np.median(shorts)) < ALL_FINE_SHORT:
+            if len(shorts) < ALL_FEW or float(np.median(shorts)) < ALL_FINE_SHORT:
+                # both searches' cards, the full resolution's first (its outlines are exacter)
                 fine = self._identify_all_at(image_bgr, max(h, w))
-                kept = fine if len(fine) > len(kept) else kept
-        return self._beside(image_bgr, kept)
+                kept = fine + [k for k in kept if k.quad is not None
+                               and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
+        return _alike(self._beside(image_bgr, _alike(kept)))
 
     def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
         """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
@@ -346,24 +351,39 @@ class Recogniser:
             if not proposed:
                 break
             before = len(kept)
-            plain = self._lazy_reader(image_bgr, proposed)
             cover = np.zeros(image_bgr.shape[:2], np.uint8)
             cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
-
-            def reading(i: int) -> CardReading:
-                # also read with the part under the cards found mirrored in from the rest of
-                # it (a card reads the same upside down): their print is not its; the surer
-                # reading stands (a card lying over them is its own print either way)
-                mirrored = mirrored_in(image_bgr, proposed[i], cover)
-                first = plain(i)
-                if mirrored is None:
-                    return first
-                second = self._lazy_reader(mirrored, [proposed[i]])(0)
-                return max((first, second), key=lambda r: (r.card is not None, r.confidence))
+            read = self._read_beside(image_bgr, proposed, cover)
+            size = spread_size([k.quad for k in kept if k.quad is not None])
+            if size is not None:
+                # a proposal not read surely, again snapped onto the edges nearby at the
+                # spread's card size: a card proposed beside an outline of the print alone, or
+                # of a card's visible part, is as far off
+                unsure = [snap(grads, p, size) for p, r in zip(proposed, read) if r.card is None or r.confidence < SURE]
+                read += self._read_beside(image_bgr, unsure, cover)
+                proposed += unsure
             kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
-                                    reading)
+                                    read.__getitem__)
             new = kept[before:]
         return kept
+
+    def _read_beside(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """How each of `quads` reads, a card proposed beside those found (their outlines filled
+        in `cover`): an unsure one also with the part under them mirrored in from the rest of
+        it (a card reads the same upside down; their print is not its), the surer reading
+        standing (a card lying over them is its own print either way)."""
+        plain = self._lazy_reader(image_bgr, quads)
+        out = []
+        for i, quad in enumerate(quads):
+            first = plain(i)
+            mirrored = None if first.card is not None and first.confidence >= SURE else \
+                mirrored_in(image_bgr, quad, cover)
+            if mirrored is None:
+                out.append(first)
+                continue
+            second = self._lazy_reader(mirrored, [quad])(0)
+            out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
+        return out
 
     def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
         found = spread_outlines(image_bgr, work_side)
@@ -504,6 +524,17 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
              and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
+
+
+def _alike(found: list[Recognition]) -> list[Recognition]:
+    """The cards of a spread of one size: a reading on an outline far smaller or bigger than
+    the spread's cards is of something else (a card's oval, a panel of its print, two cards)."""
+    if len(found) < 3:
+        return found
+    longs = {id(r): _side_lengths(r.quad)[1] for r in found if r.quad is not None}
+    median = float(np.median(list(longs.values())))
+    return [r for r in found if r.quad is None or
+            ALL_SIZE_SPREAD[0] <= longs[id(r)] / median <= ALL_SIZE_SPREAD[1]]
 
 
 def _side_lengths(quad: np.ndarray) -> tuple[float, float]:

@@ -32,14 +32,15 @@ def edge_image(image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1)
 
 
-def _across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The gradient across the segments a -> b (arrays of segments, Nx2 each) at the ALONG
-    points: N x len(ALONG), 0 outside the image."""
+def across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray,
+           along: np.ndarray = ALONG) -> np.ndarray:
+    """The gradient across the segments a -> b (arrays of segments, Nx2 each) at the `along`
+    points (shares of each segment): N x len(along), 0 outside the image."""
     gx, gy = grads
     h, w = gx.shape
     d = b - a
     n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(1e-6, np.linalg.norm(d, axis=1))[:, None]
-    p = a[:, None, :] + d[:, None, :] * ALONG[None, :, None]
+    p = a[:, None, :] + d[:, None, :] * along[None, :, None]
     x = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
     y = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
     inside = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
@@ -58,7 +59,7 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
     card, image pixels) in its row: for each side and each turn, the nearest shift at which a
     long side of the shifted card runs along a straight edge."""
     q = np.asarray(quad, np.float64)
-    own = _across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))
+    own = across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))
     strong = STRONG * float(np.median(own))
     if strong <= 0:
         return []
@@ -71,7 +72,7 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
             shift = side * SHIFTS[:, None] * ut[None, :]
             # either long edge of the card shifted so far: the far one shows when nothing lies
             # beyond it, the near one when the neighbour lies over this card
-            support = np.maximum(*(np.mean(_across(grads, a + shift, b + shift) >= strong, axis=1)
+            support = np.maximum(*(np.mean(across(grads, a + shift, b + shift) >= strong, axis=1)
                                    for a, b in (left, right)))
             edges = np.flatnonzero(support >= EDGE_SHARE)
             if len(edges):
@@ -85,15 +86,21 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
 def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> np.ndarray | None:
     """The image with the part of the card `quad` that `cover` (a uint8 mask) hides replaced by
     the card's own print half a turn round (a card's face is the same turned upside down),
-    or None when too much is hidden for the turned part to show."""
-    card = np.zeros(image_bgr.shape[:2], np.uint8)
-    cv2.fillPoly(card, [np.round(quad).astype(np.int32)], 255)
-    hidden = (card > 0) & (cover > 0)
-    if hidden.sum() > MIRROR_MAX * max(1, int(np.count_nonzero(card))):
+    or None when nothing is hidden, or too much for the turned part to show."""
+    h, w = image_bgr.shape[:2]
+    pts = np.round(quad).astype(np.int32)
+    # the card's bounding box alone (a spread's photo holds many cards)
+    x0, y0 = np.clip(pts.min(axis=0), 0, (w, h))
+    x1, y1 = np.clip(pts.max(axis=0) + 1, 0, (w, h))
+    card = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(card, [pts - (x0, y0)], 255)
+    hidden = (card > 0) & (cover[y0:y1, x0:x1] > 0)
+    count = int(np.count_nonzero(hidden))
+    if count == 0 or count > MIRROR_MAX * max(1, int(np.count_nonzero(card))):
         return None
-    h, w = card.shape
     c = np.asarray(quad, np.float64).mean(axis=0)
     ys, xs = np.nonzero(hidden)
+    ys, xs = ys + y0, xs + x0
     sx = np.clip(np.round(2 * c[0] - xs).astype(int), 0, w - 1)
     sy = np.clip(np.round(2 * c[1] - ys).astype(int), 0, h - 1)
     out = image_bgr.copy()
@@ -101,4 +108,4 @@ def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> n
     return out
 
 
-__all__ = ["edge_image", "mirrored_in", "neighbours"]
+__all__ = ["across", "edge_image", "mirrored_in", "neighbours"]
