@@ -3,13 +3,14 @@
 their place, wrong reports, and why each missed card was missed, per layout and overlap.
 
     python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
-                                 [--save-misses DIR]
+                                 [--save-misses DIR] [--photos ../shared/data/photos]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
 textures, lamp gradients, tilt, card sizes 1/12 to 1/4 of the frame). A card counts as read
 when a report names it on an outline overlapping its own by half (IoU >= 0.5); each missed
-card is classed by spread_score.miss_kind.
+card is classed by spread_score.miss_kind. --photos: the cards are crops of real photos
+(labels.csv; measuring only), each spread's faces drawn afresh from them.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.recognise import Recogniser, spread_outlines
+from tableref.vision.synth.card_faces import CardFaces
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 
@@ -40,14 +42,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", metavar="CONDITION", help="these conditions alone (apart, touching, "
                     "15, 30, fan: a word of the condition's name)")
     ap.add_argument("--save-misses", type=pathlib.Path, help="write each spread with a miss here, outlined")
+    ap.add_argument("--photos", help="card faces cropped from real photos (labels.csv), not renders")
     args = ap.parse_args(argv)
     if args.spreads < 1:
         print("eval_spreads: --spreads must be at least 1", file=sys.stderr)
         return 2
     rec = Recogniser(args.deck)
-    codes = all_codes(args.deck)
+    codes = CardFaces(args.deck, 200, np.random.default_rng(0), args.photos).codes if args.photos else all_codes(args.deck)
     totals = collections.Counter()
-    print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}")
+    print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}"
+          + (f", faces from {args.photos}" if args.photos else ""))
     print(f"{'condition':<12} {'right':>9} {'wrong':>9}  " + "  ".join(f"{k:>12}" for k in MISS_KINDS) + "   s/spread")
     for name, layout, overlap in CONDITIONS:
         if args.only and not any(word in name for word in args.only):
@@ -57,10 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         spent = 0.0
         for i in range(args.spreads):
             hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
+            faces = CardFaces(args.deck, 200, rng, args.photos).face if args.photos else None
             if args.plain:
-                img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout)
+                img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout, faces=faces)
             else:
-                img, cards = varied_spread(hand, rng, overlap=overlap, layout=layout)
+                img, cards = varied_spread(hand, rng, overlap=overlap, layout=layout, faces=faces)
             start = time.perf_counter()
             got = rec.identify_all(img)
             spent += time.perf_counter() - start

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -120,7 +121,8 @@ def _lamp(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
 def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, int] = (1280, 720),
                  overlap: float = 0.0, style: str | None = None, layout: str = "rows",
                  card_share: float | None = None, table: str | None = None, lamp: bool = False,
-                 tilt: bool = False) -> tuple[np.ndarray, list[SpreadCard]]:
+                 tilt: bool = False, faces: Callable[[str], np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, list[SpreadCard]]:
     """A table photo with `codes` laid out left to right, each card placed over the one before
     it. `overlap` is how much of a card's width the next card covers (0 = cards apart, 0.4 =
     the left 60% of each card showing). `layout`: "rows" (apart when `overlap` is 0),
@@ -128,7 +130,8 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
     `card_share`: the card's long side as a share of the frame's long side (smaller if the
     cards would not fit; None: as big as fits, a little smaller at random). `table`: one of
     textures.TEXTURES (None: a random procedural table); `lamp`: a light gradient across it;
-    `tilt`: a camera a few degrees off vertical."""
+    `tilt`: a camera a few degrees off vertical. `faces`: code -> BGRA face (card_faces.CardFaces
+    .face, e.g. crops of real photos; None: the project's renders)."""
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
     w, h = size
@@ -149,8 +152,11 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
     else:
         quads = _rows(n, rng, size, short, step_share, 1.08 if apart else (1.0 if overlap <= 0 else 0.95))
     for code, quad in zip(codes, quads):
-        st = style or ("ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES)))
-        face = render_card(code, st, 200, rng)
+        if faces is not None:
+            face = faces(code)
+        else:
+            st = style or ("ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES)))
+            face = render_card(code, st, 200, rng)
         scene = paste(scene, face, quad)
     if lamp:
         scene = np.clip(scene.astype(np.float32) * _lamp(size, rng), 0, 255).astype(np.uint8)
@@ -164,14 +170,15 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
 
 
 def varied_spread(codes: list[str], rng: np.random.Generator, size: tuple[int, int] = (1280, 720),
-                  overlap: float = 0.0, layout: str = "rows") -> tuple[np.ndarray, list[SpreadCard]]:
+                  overlap: float = 0.0, layout: str = "rows",
+                  faces: Callable[[str], np.ndarray] | None = None) -> tuple[np.ndarray, list[SpreadCard]]:
     """spread_scene as real tables vary: a table texture or a procedural one, a lamp to one
     side half the time, a tilted camera half the time, cards of any size in CARD_SHARES."""
     kinds = (*TEXTURES, None)
     table = kinds[int(rng.integers(len(kinds)))]
     share = float(np.exp(rng.uniform(math.log(CARD_SHARES[0]), math.log(CARD_SHARES[1]))))
     return spread_scene(codes, rng, size, overlap, layout=layout, card_share=share, table=table,
-                        lamp=bool(rng.random() < 0.5), tilt=bool(rng.random() < 0.5))
+                        lamp=bool(rng.random() < 0.5), tilt=bool(rng.random() < 0.5), faces=faces)
 
 
 __all__ = ["LAYOUTS", "SpreadCard", "spread_scene", "varied_spread"]
