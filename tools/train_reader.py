@@ -182,7 +182,7 @@ def export(net, path: pathlib.Path) -> None:
     import torch
     net.eval()
     dummy = torch.zeros(1, 3, card_model.INPUT_H, card_model.INPUT_W)
-    # the TorchScript exporter: its opset-13 graphs load in cv2.dnn (4.x and 5.x)
+    # the TorchScript exporter: its opset-13 graphs load in cv2.dnn (4.x and 5.x) and onnxruntime
     torch.onnx.export(net, (dummy,), str(path), input_names=["image"], output_names=["logits", "embedding"],
                       opset_version=13, dynamic_axes={"image": {0: "n"}}, dynamo=False)
 
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     meta["history"] = _history(args.out / card_model.META_FILE)
     (args.out / card_model.META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
-    # the figures are measured through the shipped file and cv2.dnn, as the runtime reads
+    # the figures are measured through the shipped file and the runtime (card_model.py)
     model = card_model.CardModel.load(args.out / card_model.MODEL_FILE)
     # (one end up, as the images come: the test recomputes it so)
     meta["validation"] = card_model.figures(model.probabilities_shrunk(xv, both_ends=False), yv, names)

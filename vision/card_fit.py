@@ -133,7 +133,9 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     # of sides is worked out once per angle for every pixel, on an image grown by repeating
     # its border (as clipping to the border would read it), so that each outline's samples
     # are its centre's index plus fixed offsets. Few outlines: each sample on its own.
-    whole = len(centres) * 4 * n * len(sides) > 2 * h * w and bool(np.all(centres == np.round(centres)))
+    integral = bool(np.all(centres == np.round(centres)))
+    whole = len(centres) * 4 * n * len(sides) > 2 * h * w and integral
+    at_x, at_y = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
     pad = int(np.ceil(max(sides) * np.hypot(ASPECT, 1) / 2)) + 2 if whole else 0
     wide = w + 2 * pad
     if whole:
@@ -156,6 +158,13 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
             if across is not None:
                 off = np.round(square @ rot.T).astype(np.int64)
                 flat = at[:, None] + (off[:, 1] * wide + off[:, 0])[None, :]
+            elif integral:
+                # whole-pixel centres: the outline's offsets are rounded once (a centre's whole
+                # pixels do not change how its offset rounds)
+                off = np.round(square @ rot.T).astype(np.int32)
+                x = np.clip(at_x[:, None] + off[None, :, 0], 0, w - 1)
+                y = np.clip(at_y[:, None] + off[None, :, 1], 0, h - 1)
+                flat = y * w + x
             else:
                 xy = centres[:, None, :] + (square @ rot.T)[None, :, :]
                 x = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
@@ -173,6 +182,12 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
             for i in np.argsort(-score)[:3]:
                 out.append((float(score[i]), centres[i], ang, a, b))
     return out
+
+
+def _around(centre: np.ndarray, reach: float, stride: float) -> np.ndarray:
+    """Centres on a square grid of `stride` reaching `reach` either way from `centre`."""
+    d = np.arange(-reach, reach + 1e-3, stride, dtype=np.float32)
+    return (centre[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
 
 
 class EdgeFit:
@@ -210,10 +225,11 @@ class EdgeFit:
         coarse.sort(key=lambda c: -c[0])
         found: list[tuple[float, np.ndarray]] = []
         for _, c, ang, a, b in coarse[:keep]:
-            d = np.arange(-step, step + 1, 1.0, dtype=np.float32)
-            fine_centres = (c[None, :] + np.stack(np.meshgrid(d, d), axis=-1).reshape(-1, 2)).astype(np.float32)
-            score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, fine_centres, [ang - 2, ang - 1, ang, ang + 1, ang + 2],
-                                                         [b]), key=lambda r: r[0])
+            # the fine search: every other pixel around the coarse centre, then each pixel
+            # around the best of those (a fourth of the outlines of a search pixel by pixel)
+            turns = [ang - 2, ang - 1, ang, ang + 1, ang + 2]
+            score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, _around(c, step, 2.0), turns, [b]), key=lambda r: r[0])
+            score, c2, ang2, a2, b2 = max(_best_outlines(gx, gy, _around(c2, 1.0, 1.0), turns, [b]), key=lambda r: r[0])
             u, v = _axes(ang2)
             found.append((score, _rect_quad(c2, u, v, a2, b2)))
         found.sort(key=lambda f: -f[0])

@@ -14,6 +14,7 @@ table can confirm an unsure one with one press.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -139,6 +140,33 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
     return CardReading(None, classic.confidence, classic.likely or learned.likely)
 
 
+class PendingReading:
+    """A rectified card's reading, the classic reader (the slow one) asked only when it is
+    read, once. `could` holds the codes it can come to (None: any), so that a caller weighing
+    several outlines can leave unread those that cannot turn its answer (top_card.py)."""
+
+    def __init__(self, could: frozenset[str] | None, reader: Callable[[], CardReading]) -> None:
+        self.could = could
+        self._reader = reader
+        self._reading: CardReading | None = None
+
+    @staticmethod
+    def known(reading: CardReading) -> PendingReading:
+        """A reading that needs no reader's further word."""
+        pending = PendingReading(frozenset({reading.card} - {None}), lambda: reading)
+        pending._reading = reading
+        return pending
+
+    @property
+    def is_read(self) -> bool:
+        return self._reading is not None
+
+    def read(self) -> CardReading:
+        if self._reading is None:
+            self._reading = self._reader()
+        return self._reading
+
+
 class Recogniser:
     def __init__(self, deck: str = "auto", profile: Profile | None = None,
                  extra: Profile | None = None, config: RecogniserConfig = RecogniserConfig()) -> None:
@@ -188,11 +216,16 @@ class Recogniser:
 
     def read_cards(self, warped: list[np.ndarray]) -> list[CardReading]:
         """The reading of each rectified card (any size, portrait or landscape, either end up)."""
+        return [p.read() for p in self.pending_reads(warped)]
+
+    def pending_reads(self, warped: list[np.ndarray]) -> list[PendingReading]:
+        """The readings of rectified cards as the learned reader leaves them (one batch): each
+        asks the classic reader only when read (see PendingReading)."""
         warped = [self._recoloured(w) for w in warped]
         if self.reader is None:
-            return [self._classic(w) for w in warped]
+            return [PendingReading(None, functools.partial(self._classic, w)) for w in warped]
         probs = self.reader.probabilities(warped, both_ends=True)
-        return [self._combine(self._learned(p), w) for p, w in zip(probs, warped)]
+        return [self._pending(self._learned(p), w) for p, w in zip(probs, warped)]
 
     def _recoloured(self, warped_bgr: np.ndarray) -> np.ndarray:
         """The rectified card in the inks the readers know (as it is, unless the deck's differ)."""
@@ -228,25 +261,33 @@ class Recogniser:
     def _combine(self, learned: tuple[CardReading, dict[str, float]], warped: np.ndarray) -> CardReading:
         """One reading from the learned reader's and (for "both") the classic reader's (see
         settle)."""
+        return self._pending(learned, warped).read()
+
+    def _pending(self, learned: tuple[CardReading, dict[str, float]], warped: np.ndarray) -> PendingReading:
+        """_combine's reading, the classic reader's part left until it is read."""
         reading, probs = learned
         cfg = self.config
         if cfg.reader == "model":
             if reading.card is not None and reading.confidence < cfg.min_confidence:
-                return CardReading(None, reading.confidence, reading.likely)
-            return reading
+                return PendingReading.known(CardReading(None, reading.confidence, reading.likely))
+            return PendingReading.known(reading)
         if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE) and not self._own:
             # the learned reader all but rules out every code (an outline of no card, or of
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
             # asked (it is the slow one), unless it knows the user's deck from enrolled shots
-            return CardReading(None, 0.0, reading.likely)
+            return PendingReading.known(CardReading(None, 0.0, reading.likely))
         if probs.get(MODEL_NONE, 0.0) >= cfg.no_card and not self.enrolled:
             # the learned reader is sure this outline holds no card face it knows, and no
             # enrolled shot could teach the classic reader one: not asked (the slow one)
-            return CardReading(None, 0.0, reading.likely)
+            return PendingReading.known(CardReading(None, 0.0, reading.likely))
         # (a learned reading sure alone is not taken without the classic reader's word: tried,
         # it read the same dev photos, but on other_clips seed 304 the watcher then lost 3 of
         # 13 landings, its outlines voting with 0.999 where they had voted with 1.0)
-        return settle(reading, probs, self._classic(warped), cfg, self._own)
+        # settle gives the classic reader's code unless vetoed (an enrolled code never is), or
+        # the learned one, or none
+        could = frozenset(c for c, v in probs.items() if c != MODEL_NONE and v >= cfg.veto) | self._own
+        return PendingReading(could | {reading.card} - {None},
+                              lambda: settle(reading, probs, self._classic(warped), cfg, self._own))
 
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
         """Whether an already rectified outline reads best as no card at all (bare table, a

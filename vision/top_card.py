@@ -22,6 +22,7 @@ import numpy as np
 
 from .card_fit import EdgeFit, card_like_short_side, fitted_quads
 from .find_card import warp_card
+from .recognise import CardReading, PendingReading
 
 Box = tuple[int, int, int, int]
 SEARCH_SIDE = 320  # outlines are searched on the crop shrunk to about this long side (see _shrunk)
@@ -120,31 +121,35 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
         candidates += [found[i] for i in order[:3] if scores[i] >= 0.3]
     hint = card_like_short_side(quads)  # the size of whole cards the finder saw is worth a try
     edges = EdgeFit(look, changed)
-    candidates += edges.quads(None, hint)
-    candidates += fitted_quads(changed, None, hint)
+    # (the size-free search stays when the cards' size is known: a tilted camera shows a card
+    # near it bigger, and on other_clips seed 304 the watcher lost 2 of 13 landings without it)
+    candidates += edges.quads(None, hint) + fitted_quads(changed, None, hint)
     if card_side:
         candidates += edges.quads(card_side / k) + fitted_quads(changed, card_side / k)
     candidates = _distinct(_explaining(candidates, changed_area))
     # back to the crop's pixels (a shrunk pixel's centre is the middle of the k it stands for), and the frame's
     shift = np.float32((k - 1) / 2)
     offset = np.array([x0, y0], np.float32) + shift
-    # every outline votes (see the module doc): no early exit on a sure reading
+    # every outline that could turn the vote votes (see the module doc and _read_deciding)
+    overlaps = [_overlap(q, changed, changed_area) for q in candidates]
+    warped = [warp_card(crop, q * k + shift) for q in candidates]
+    read = _read_deciding(_pending(recogniser, warped), overlaps, [_area(q) for q in candidates])
     votes: dict[str, float] = {}
     readings: dict[str, list[tuple[float, np.ndarray]]] = {}
     likely: dict[str, tuple[tuple[str, float], ...]] = {}
     declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
-    warped = [warp_card(crop, q * k + shift) for q in candidates]
-    for quad, (card, confidence, said) in zip(candidates, _read_all(recogniser, warped)):
-        if card is None:
-            if said:
-                declined.append((_overlap(quad, changed, changed_area), said))
+    for i, r in sorted(read.items()):
+        quad = candidates[i]
+        if r.card is None:
+            if r.likely:
+                declined.append((overlaps[i], r.likely))
             continue
-        likely.setdefault(card, said)
+        likely.setdefault(r.card, r.likely)
         # an outline votes as much as it matches the change: the card's own outline matches
         # it best; its oval's (a third of it) and one around older cards too (their print
         # reads surely as an older card) match it less
-        votes[card] = votes.get(card, 0.0) + float(confidence) * _overlap(quad, changed, changed_area)
-        readings.setdefault(card, []).append((float(confidence), quad))
+        votes[r.card] = votes.get(r.card, 0.0) + float(r.confidence) * overlaps[i]
+        readings.setdefault(r.card, []).append((float(r.confidence), quad))
     if not votes:
         # declined: what the outline that best matches the change thought it might be
         said = max(declined, key=lambda t: t[0])[1] if declined else ()
@@ -156,6 +161,55 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     quad = max((q for c, q in readings[card] if c >= surest - AS_SURE), key=_area)
     runner_up = tuple(t for t in likely[card] if t[0] != card)[:1]
     return Reading(card, surest, quad * k + offset, ((card, round(surest, 3)),) + runner_up)
+
+
+def _read_deciding(pending: list[Any], overlaps: list[float], areas: list[float]) -> dict[int, Any]:
+    """{index: reading} of the outlines whose reading can change what the vote reports.
+
+    Outlines are read in order (the finder's surest first) until no unread outline can turn
+    the vote: each votes at most its overlap (a confidence is at most 1), and only for the
+    codes its learned reading leaves possible (PendingReading.could; the classic reader, the
+    slow one, is asked only for those read). Then the winner's unread outlines are read that
+    could still raise its confidence, or give a bigger outline read about as surely: what is
+    reported is what reading them all would report."""
+    n = len(pending)
+    read = {i: p.read() for i, p in enumerate(pending) if p.is_read}
+    for i in range(n):
+        if i not in read and _open(pending, read, overlaps) is None:
+            read[i] = pending[i].read()
+    winner = _open(pending, read, overlaps)
+    if winner is None:
+        return read
+    # the winner's unread outlines that might read it: all of them while a surer reading is
+    # possible, else those bigger than the outline it would give
+    maybe = [i for i in range(n) if i not in read and (pending[i].could is None or winner in pending[i].could)]
+    for i in sorted(maybe, key=lambda j: -areas[j]):
+        mine = [(r.confidence, areas[j]) for j, r in read.items() if r.card == winner]
+        surest = max(c for c, _ in mine)
+        if surest < 1.0 or areas[i] > max(a for c, a in mine if c >= surest - AS_SURE):
+            read[i] = pending[i].read()
+    return read
+
+
+def _open(pending: list[Any], read: dict[int, Any], overlaps: list[float]) -> str | None:
+    """None while the outlines read so far leave the vote open (or give no card), else the
+    code that wins it whatever the unread outlines read."""
+    votes: dict[str, float] = {}
+    for i, r in sorted(read.items()):
+        if r.card is not None:
+            votes[r.card] = votes.get(r.card, 0.0) + float(r.confidence) * overlaps[i]
+    if not votes:
+        return None
+    leader = max(votes, key=lambda c: votes[c])
+    unread = [i for i in range(len(pending)) if i not in read]
+    if any(pending[i].could is None for i in unread):
+        return None  # an outline that could read as anything (a recogniser without the learned reader)
+    rivals = set(votes) | {c for i in unread for c in pending[i].could}
+    for code in rivals - {leader}:
+        most = votes.get(code, 0.0) + sum(overlaps[i] for i in unread if code in pending[i].could)
+        if most >= votes[leader]:
+            return None
+    return leader
 
 
 def _shrunk(crop: np.ndarray, changed: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -172,9 +226,9 @@ def _shrunk(crop: np.ndarray, changed: np.ndarray) -> tuple[int, np.ndarray, np.
     return k, look, cv2.threshold(mask, 127, 255, cv2.THRESH_BINARY)[1]
 
 
-def _read_all(recogniser: Any, warped: list[np.ndarray]) -> list[tuple[str | None, float, tuple[tuple[str, float], ...]]]:
-    """(code, confidence, two likeliest codes) of each rectified outline: in one batch when
-    the recogniser reads batches (the learned reader), else one by one."""
-    if hasattr(recogniser, "read_cards"):
-        return [(r.card, r.confidence, r.likely) for r in recogniser.read_cards(warped)]
-    return [(*recogniser.classify_card(w), ()) for w in warped]
+def _pending(recogniser: Any, warped: list[np.ndarray]) -> list[Any]:
+    """The readings of the rectified outlines, to be read as wanted (recognise.PendingReading):
+    the recogniser's own when it has the learned reader's first look, else each read whole."""
+    if hasattr(recogniser, "pending_reads"):
+        return recogniser.pending_reads(warped)
+    return [PendingReading(None, lambda w=w: CardReading(*recogniser.classify_card(w))) for w in warped]

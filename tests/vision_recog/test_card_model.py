@@ -1,4 +1,4 @@
-"""The shipped learned card reader (vision/models/card_reader.onnx) run through cv2.dnn, as
+"""The shipped learned card reader (vision/models/card_reader.onnx) run through onnxruntime, as
 the runtime does (no torch): it loads, reads rendered cards of every code, reproduces the
 figure its training run recorded, turns card-free views down, and a bad file gives the one
 narrow error."""
