@@ -19,11 +19,10 @@ import sys
 import cv2
 import numpy as np
 
-from tableref.vision.classify_training import camera_effects, card_quad, paste
 from tableref.vision.enrolment import Learner
 from tableref.vision.profiles import Profile
 from tableref.vision.recognise import Recogniser
-from tableref.vision.synth.textures import TEXTURES, table_texture
+from tableref.vision.synth.odd_inks import table_shot
 
 DEFAULT_ART = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "card_art"
 
@@ -40,13 +39,6 @@ def _face(path: pathlib.Path) -> np.ndarray | None:
     return img
 
 
-def shot(face: np.ndarray, rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> np.ndarray:
-    w, h = size
-    short = rng.uniform(0.22, 0.42) * h
-    scene = table_texture(TEXTURES[int(rng.integers(len(TEXTURES)))], size, rng)
-    return camera_effects(paste(scene, face, card_quad(rng, h, w, short)), rng, strength=0.6)
-
-
 def enrolled(name: str, faces: list[tuple[np.ndarray, str]], rng: np.random.Generator) -> Profile:
     """A deck taught as `tableref enroll` teaches it: one shot of each face, a shot that shows
     no card taken again (up to three times)."""
@@ -54,7 +46,7 @@ def enrolled(name: str, faces: list[tuple[np.ndarray, str]], rng: np.random.Gene
     for face, code in faces:
         for _ in range(3):
             try:
-                learner.add(shot(face, rng), code)
+                learner.add(table_shot(face, rng), code)
                 break
             except LookupError:
                 continue
@@ -86,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         confusions: collections.Counter[tuple[str, str]] = collections.Counter()
         for face, code in faces:
             for _ in range(args.shots):
-                said = rec.identify(shot(face, rng)).card
+                said = rec.identify(table_shot(face, rng)).card
                 if said == code:
                     right += 1
                 elif said is None:

@@ -25,7 +25,7 @@ import numpy as np
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.recognise import Recogniser, spread_outlines
-from tableref.vision.synth.card_faces import CardFaces
+from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         print("eval_spreads: --spreads must be at least 1", file=sys.stderr)
         return 2
     rec = Recogniser(args.deck)
-    codes = CardFaces(args.deck, 200, np.random.default_rng(0), args.photos).codes if args.photos else all_codes(args.deck)
+    codes = sorted(read_labels(pathlib.Path(args.photos))) if args.photos else all_codes(args.deck)
     totals = collections.Counter()
     print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}"
           + (f", faces from {args.photos}" if args.photos else ""))

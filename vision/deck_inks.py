@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify_colour import COLOURS, INK_SHADES, white_gains
+from .classify_colour import COLOURS, INK_SHADES, white_balance, white_gains
 
 HUES = 180          # OpenCV's 8-bit hue scale
 MARGIN = 2.0        # a moved ink lands this far inside its known range, not on its edge
@@ -46,7 +46,7 @@ def ink_hue(card_bgr: np.ndarray) -> float | None:
     """The dominant hue (0..180) of a rectified card's ink after white balance, or None
     when too little of it is saturated ink (a wild, a black card, a washed-out shot)."""
     small = cv2.resize(card_bgr, (48, 75), interpolation=cv2.INTER_AREA)
-    wb = np.minimum(small.astype(np.float32) * white_gains(card_bgr), 255).astype(np.uint8)
+    wb = white_balance(small, white_gains(card_bgr)).astype(np.uint8)
     hsv = cv2.cvtColor(wb[3:-3, 3:-3], cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     sat = (hsv[:, 1] > 90) & (hsv[:, 2] > 35)
     if sat.mean() < MIN_SHARE:
@@ -97,7 +97,7 @@ def recolour(card_bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
     the hues are moved on the white-balanced card, which is then unbalanced again, so a
     colour cast of the light stays as the readers were trained to meet it."""
     gains = white_gains(card_bgr)
-    wb = np.minimum(card_bgr.astype(np.float32) * gains, 255).astype(np.uint8)
+    wb = white_balance(card_bgr, gains).astype(np.uint8)
     hsv = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)
     hsv[:, :, 0] = lut[hsv[:, :, 0]]
     out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32) / gains

@@ -321,13 +321,14 @@ def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarr
     pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
     if len(pieces) < 2:
         return []
-    hues = _piece_hues(pieces, hue) if hue is not None else [0.0] * len(pieces)
+    hues = _piece_hues(pieces, hue) if hue is not None else None
     out = []
     for i in range(len(pieces)):
         for j in range(i + 1, len(pieces)):
-            d = abs(hues[i] - hues[j]) % (2 * math.pi)
-            if min(d, 2 * math.pi - d) > 0.35:
-                continue
+            if hues is not None:
+                d = abs(hues[i] - hues[j]) % (2 * math.pi)
+                if min(d, 2 * math.pi - d) > 0.35:
+                    continue
             (ai, ci), (aj, cj) = pieces[i], pieces[j]
             if min(ai, aj) < 0.25 * max(ai, aj):
                 continue

@@ -32,7 +32,6 @@ TURNS = np.radians([-3.0, -1.5, 0.0, 1.5, 3.0])
 SCALES = (0.96, 1.0, 1.04, 1.08, 1.12)
 
 
-
 def spread_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     """(short, long) of the spread's cards: from the median long side (a neighbour covers a
     card across its width far more often than along it), at a card's aspect."""
