@@ -56,6 +56,7 @@ SURE = 0.9       # stop trying outlines after an answer this confident
 PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
 PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
+PANEL_SPAN = 0.8  # ... and reaching from one long side to the other: at least this share of the width each way
 # identify_all: a photo of several cards is searched at a finer scale, with more outlines
 ALL_WORK_SIDE = 800
 ALL_MAX_CARDS = 40
@@ -622,13 +623,17 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
         return False
     if not _card_shaped(outer):
         return False
-    long_o = _side_pairs(outer)[0]
+    long_o, short_o = _side_pairs(outer)
     # a panel spans the card's width: its long side runs along the card's short side
     if abs(_cos(_side_pairs(inner)[0], long_o)) > PANEL_CROSS_COS:
         return False
+    # ... from one long side to the other (a card outline cut by a bigger stray outline, such
+    # as a hand-held card and the hand, lies across it but reaches only one side)
+    across = _along(inner - outer.mean(axis=0), short_o)
+    if across.min() > -PANEL_SPAN / 2 or across.max() < PANEL_SPAN / 2:
+        return False
     # ... and sits towards one end of it, not in the middle
-    off = float(np.dot(inner.mean(axis=0) - outer.mean(axis=0), long_o)) / float(np.dot(long_o, long_o) / 2)
-    if abs(off) < PANEL_OFF_CENTRE:
+    if abs(float(_along(inner.mean(axis=0, keepdims=True) - outer.mean(axis=0), long_o)[0])) < PANEL_OFF_CENTRE:
         return False
     slack = 0.02 * np.sqrt(area_o)
     return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
@@ -646,6 +651,12 @@ def _side_pairs(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a = (q[1] - q[0]) + (q[2] - q[3])
     b = (q[3] - q[0]) + (q[2] - q[1])
     return (a, b) if np.linalg.norm(a) >= np.linalg.norm(b) else (b, a)
+
+
+def _along(points: np.ndarray, side_pair: np.ndarray) -> np.ndarray:
+    """Where points (relative to a quad's centre) lie along one of its `_side_pairs`, in
+    units of that side's length: -0.5 and 0.5 are its two ends."""
+    return points.astype(np.float64) @ side_pair / float(np.dot(side_pair, side_pair) / 2)
 
 
 def _cos(u: np.ndarray, v: np.ndarray) -> float:

@@ -40,6 +40,7 @@ def test_a_panel_across_one_end_of_a_card_is_enclosed() -> None:
     _rect(300, 300, 190, 300),      # nearly the card itself (a slightly tighter outline)
     _rect(300, 180, 30, 20),        # a corner index: far too small to be a panel
     _rect(500, 200, 180, 90),       # outside the card
+    _rect(270, 205, 130, 110),      # near the top, across, but reaching only one long side
 ])
 def test_other_outlines_are_not_panels(inner: np.ndarray) -> None:
     assert not recognise._encloses(_rect(300, 300, 200, 310), inner)
