@@ -314,13 +314,18 @@ class Recogniser:
                 read[i] = r
             return read[i].card, read[i].confidence
 
+        def marked(i: int) -> list[int]:
+            # the clear card outlines cands[i] may be a mark of the print of
+            return [j for j, c in enumerate(cands) if j != i and not c.whole_frame
+                    and c.score >= PANEL_OUTER_SCORE and _print_mark(c.quad, cands[i].quad)]
+
         best, best_score = -1, -1.0
         for i, cand in enumerate(cands):
             code, conf = reading(i)
             score = conf * (0.4 + 0.6 * min(1.0, cand.score / 0.6))
             if code is not None and score > best_score:
                 best, best_score = i, score
-                if conf >= SURE and cand.score >= 0.5:
+                if conf >= SURE and cand.score >= 0.5 and not marked(i):
                     break  # a clear card on a clear outline: the other outlines cannot beat it
         if best < 0:
             if not cands:
@@ -328,6 +333,12 @@ class Recogniser:
             return Recognition(None, read[0].confidence, cands[0].quad, read[0].likely)
         if cands[best].whole_frame:
             best = card_in_frame(cands, best, reading)
+        # a numeral or oval can read as a card of its own (a 6's underlined numeral as 0):
+        # the card it is printed on, where that reads as a card, is the card (a small card on
+        # a bigger card-shaped thing, a book or a tray, stands where the bigger one reads none)
+        bigger = [j for j in marked(best) if reading(j)[0] is not None]
+        if bigger:
+            best = max(bigger, key=lambda j: cv2.contourArea(cands[j].quad.astype(np.float32)))
         outer = [i for i, c in enumerate(cands)
                  if not c.whole_frame and c.score >= PANEL_OUTER_SCORE and _encloses(c.quad, cands[best].quad)]
         if outer:
@@ -617,8 +628,7 @@ def _says_no_card(scored: dict[str, float]) -> bool:
 def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     """`inner` is a panel of `outer`: it lies inside it (a few px of slack) and covers a
     panel's share of it, and `outer` has a card's proportions."""
-    o = outer.astype(np.float32).reshape(-1, 1, 2)
-    area_o, area_i = cv2.contourArea(o), cv2.contourArea(inner.astype(np.float32))
+    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
     if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
         return False
     if not _card_shaped(outer):
@@ -635,7 +645,20 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     # ... and sits towards one end of it, not in the middle
     if abs(float(_along(inner.mean(axis=0, keepdims=True) - outer.mean(axis=0), long_o)[0])) < PANEL_OFF_CENTRE:
         return False
-    slack = 0.02 * np.sqrt(area_o)
+    return _inside(outer, inner)
+
+
+def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """`inner` may be a mark of `outer`'s print (its numeral, oval or an index): it lies
+    inside a card-shaped `outer` and is far smaller than a panel."""
+    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
+    return area_i < PANEL_SHARE[0] * area_o and _card_shaped(outer) and _inside(outer, inner)
+
+
+def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Every corner of `inner` lies inside `outer`, a few px of slack allowed."""
+    o = outer.astype(np.float32).reshape(-1, 1, 2)
+    slack = 0.02 * np.sqrt(cv2.contourArea(o))
     return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 

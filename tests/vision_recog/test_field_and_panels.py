@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 from tableref.vision import recognise
-from tableref.vision.cardface import UNO_STYLES, all_codes, render_card
+from tableref.vision.cardface import ASPECT, UNO_STYLES, all_codes, render_card
+from tableref.vision.classify_training import paste
 from tableref.vision.classify_colour import field_darkness, white_gains
 from tableref.vision.classify_symbol import CANON_H, CANON_W, symbol_mask
+from tableref.vision.find_card import order_quad
 
 
 @pytest.mark.parametrize("style", UNO_STYLES)
@@ -152,3 +154,32 @@ def test_a_black_field_printed_in_two_near_blacks_is_still_one_field(code: str, 
     from tableref.vision.find_card import find_cards, quad_iou
     img, outline = _on_a_light_table(code, angle, tinted=True)
     assert any(quad_iou(c.quad, outline) > 0.85 for c in find_cards(img))
+
+
+@pytest.mark.parametrize("inner, mark", [
+    (_rect(300, 300, 60, 90), True),       # the numeral in the card's middle
+    (_rect(240, 180, 30, 40), True),       # a corner index
+    (_rect(300, 200, 180, 90), False),     # a panel's share: not a mark (see _encloses)
+    (_rect(420, 300, 60, 90), False),      # beside the card
+])
+def test_a_mark_of_a_cards_print_is_small_and_inside_it(inner: np.ndarray, mark: bool) -> None:
+    assert recognise._print_mark(_rect(300, 300, 200, 310), inner) == mark
+
+
+def _scene(below_bgra: np.ndarray, code: str) -> np.ndarray:
+    # a card (or a card-shaped sheet) of short side 260 px, a card of short side 85 px on its middle
+    scene = np.full((480, 640, 3), (100, 110, 120), np.uint8)
+    scene = paste(scene, below_bgra, order_quad(_rect(320, 240, 260, 260 * ASPECT, 5)))
+    return paste(scene, render_card(code, "classic", 200), order_quad(_rect(320, 240, 85, 85 * ASPECT, 5)))
+
+
+def test_a_mark_that_reads_as_a_card_of_its_own_gives_way_to_the_card_it_is_on(recogniser) -> None:
+    # what a 6's underlined numeral does in a photo: it reads as a 0, surely, inside the 6
+    got = recogniser.identify(_scene(render_card("green-6", "classic", 300), "red-0"))
+    assert got.card == "green-6"
+    assert cv2.contourArea(got.quad) > 0.5 * 260 * 260 * ASPECT
+
+
+def test_a_small_card_on_a_bigger_card_shaped_sheet_stands(recogniser) -> None:
+    sheet = np.full((int(300 * ASPECT), 300, 4), 235, np.uint8)  # plain paper reads as no card
+    assert recogniser.identify(_scene(sheet, "red-0")).card == "red-0"
