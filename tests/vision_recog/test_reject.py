@@ -51,6 +51,32 @@ def test_the_classic_reading_stands_unless_the_learned_reader_rules_it_out() -> 
     assert vetoed.card is None and [c for c, _ in vetoed.likely] == ["red-9", "red-6"]
 
 
+def test_an_unsure_classic_reading_the_learned_reader_reads_otherwise_is_asked() -> None:
+    # a worn 5 the classic reader takes for a 6 (0.61), the learned reader for a 5 (0.63):
+    # two readers that fail differently, disagreeing, and neither sure
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("green-5", 0.63, ("green-5", 0.63), ("green-6", 0.35))
+    probs = {"green-5": 0.63, "green-6": 0.35}
+    unsure = _reading("green-6", 0.61, ("green-6", 0.61), ("green-5", 0.39))
+    asked = recognise.settle(learned, probs, unsure, cfg)
+    assert asked.card is None and [c for c, _ in asked.likely] == ["green-6", "green-5"]
+    sure = _reading("green-6", 0.95, ("green-6", 0.95), ("green-5", 0.05))
+    assert recognise.settle(learned, probs, sure, cfg).card == "green-6"
+
+
+def test_a_sure_learned_reading_stands_over_an_unsure_classic_one() -> None:
+    # the classic reader takes a draw-two's two cards for a reverse's arrows (0.73); the
+    # learned reader is sure of the draw-two: as where the classic reader declines
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("green-draw2", 0.95, ("green-draw2", 0.95), ("green-reverse", 0.03))
+    probs = {"green-draw2": 0.95, "green-reverse": 0.03}
+    unsure = _reading("green-reverse", 0.73, ("green-reverse", 0.73), ("green-draw2", 0.2))
+    assert recognise.settle(learned, probs, unsure, cfg).card == "green-draw2"
+    # a sure classic reading is no decline: it stands where the learned reader allows its code
+    sure = _reading("green-reverse", 0.99, ("green-reverse", 0.99), ("green-draw2", 0.01))
+    assert recognise.settle(learned, probs, sure, cfg).card == "green-reverse"
+
+
 def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
     # the classic reader has shots of this very deck, which the learned reader never saw: on
     # a deck whose 6 the learned reader takes for an 8 (sure), the enrolled 6 stands
