@@ -98,9 +98,9 @@ class RecogniserConfig:
     # unless enrolled shots are in the classic reader's profile (they teach it faces the
     # model has never seen); 1.01 asks the classic reader always
     no_card: float = 0.99
-    # "both": where the learned reader's likeliest code is another one, the classic reading
+    # "both": where the learned reader reads another code more surely, the classic reading
     # stands only from this confidence on (on the dev photos, 11 of 11 such readings from 0.98
-    # on were right, 4 of 4 below 0.85 wrong: a 5 read as a 6, a 7 as a reverse)
+    # on were right, 3 of 3 below 0.85 wrong: a 5 read as a 6, a draw-two as a reverse)
     overrule: float = 0.9
 
 
@@ -128,19 +128,20 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
            cfg: RecogniserConfig, own: frozenset[str] = frozenset()) -> CardReading:
     """The one reading of the two readers' ("both"): the classic reading stands unless the
     learned reader all but rules its code out (then the table is asked, offered both), or
-    reads another code likelier while the classic reading is unsure: that counts as the
-    classic reader declining. Where the classic reader declines, the learned reading stands
+    reads another code more surely than the classic reader, itself unsure, reads its own:
+    that counts as the classic reader declining. Where the classic reader declines, the learned reading stands
     when it is sure alone, or fairly sure and the classic reader's own likeliest code. `own`: the codes the user's deck was
     enrolled with; a classic reading of one of them rests on shots of that very deck, which
     the learned reader never saw, so it is not vetoed."""
     if classic.card is not None:
         if classic.card in own:
             return classic
-        if classic.confidence >= cfg.overrule or learned.card in (None, classic.card):
+        overruled = learned.card not in (None, classic.card) and learned.confidence > classic.confidence
+        if not overruled or classic.confidence >= cfg.overrule:
             if probs.get(classic.card, 0.0) >= cfg.veto:
                 return classic
         elif learned.confidence >= cfg.sure_alone:
-            return learned  # an unsure classic reading of another code counts as none
+            return learned  # an unsure classic reading the learned reader is surer against: as none
         likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely
         return CardReading(None, min(classic.confidence, 0.5), likely)
     if learned.card is not None and learned.confidence >= cfg.sure_alone:
