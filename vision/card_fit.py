@@ -17,7 +17,10 @@ from .cardface import ASPECT
 from .find_card import order_quad, side_lengths
 
 
-def change_rect(changed: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect's ((cx, cy), (w, h), angle)
+
+
+def change_rect(changed: np.ndarray) -> Rect | None:
     """minAreaRect ((cx, cy), (w, h), angle) of the changed pieces, holes closed. Pieces much
     smaller than the largest are left out; sizeable ones count (where the new card matches
     what lies below, its change falls apart into pieces)."""
@@ -60,9 +63,9 @@ def card_like_short_side(quads: list[np.ndarray], tolerance: float = 0.1) -> flo
     return float(np.median(sides)) if sides else None
 
 
-def fitted_quads(changed: np.ndarray, short_side: float | None, hint: float | None = None) -> list[np.ndarray]:
-    """Card-sized candidate outlines (4x2, mask pixels) around the largest changed piece."""
-    rect = change_rect(changed)
+def fitted_quads(rect: Rect | None, short_side: float | None, hint: float | None = None) -> list[np.ndarray]:
+    """Card-sized candidate outlines (4x2, mask pixels) around the largest changed piece, whose
+    change_rect is `rect` (worked out once per change: it is the costly part)."""
     if rect is None:
         return []
     (cx, cy), (rw, rh), angle = rect
@@ -124,9 +127,12 @@ def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: list[float],
-                   sides: list[float]) -> list[tuple[float, np.ndarray, float, float, float]]:
+                   sides: list[float], cache: dict | None = None) -> list[tuple[float, np.ndarray, float, float, float]]:
     """(edge support, centre, angle, a, b) for every combination, scored by the gradient
-    across the outline (the top card's whole outline shows; covered cards' do not)."""
+    across the outline (the top card's whole outline shows; covered cards' do not). `cache`
+    keeps the coarse search's per-pixel gradients across an outline between calls on the
+    same gradients (a crop is searched for several sizes)."""
+    cache = {} if cache is None else cache
     h, w = gx.shape
     n = 24  # points per side (see _outline)
     # Many outlines on whole-pixel centres (the coarse search): the gradient across each pair
@@ -139,14 +145,20 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     pad = int(np.ceil(max(sides) * np.hypot(ASPECT, 1) / 2)) + 2 if whole else 0
     wide = w + 2 * pad
     if whole:
-        gx, gy = (cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_REPLICATE) for g in (gx, gy))
         at = ((centres[:, 1] + pad) * wide + centres[:, 0] + pad).astype(np.int64)
     turns = {}
     for ang in angles:
         t = np.radians(ang)
         rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
         normals = (rot @ np.array([0, 1], np.float32), rot @ np.array([1, 0], np.float32))
-        across = tuple(np.abs(gx * nx + gy * ny).ravel() for nx, ny in normals) if whole else None
+        across = None
+        if whole:
+            if (ang, pad) not in cache:
+                if pad not in cache:
+                    cache[pad] = tuple(cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_REPLICATE) for g in (gx, gy))
+                px, py = cache[pad]
+                cache[ang, pad] = tuple(np.abs(px * nx + py * ny).ravel() for nx, ny in normals)
+            across = cache[ang, pad]
         turns[ang] = (rot, normals, across)
     out = []
     gxf, gyf = gx.ravel(), gy.ravel()
@@ -201,6 +213,7 @@ class EdgeFit:
 
     def __init__(self, crop_bgr: np.ndarray, changed: np.ndarray) -> None:
         self.rect = change_rect(changed)
+        self._across: dict = {}  # see _best_outlines
         self.where = changed > 0
         self.usable = self.rect is not None and np.count_nonzero(self.where) >= 20
         if self.usable:
@@ -221,7 +234,7 @@ class EdgeFit:
         step = max(2.0, min(sides) / 10)
         ys, xs = np.nonzero(self.where[::int(step), ::int(step)])
         centres = np.stack([xs, ys], axis=1).astype(np.float32) * int(step)
-        coarse = _best_outlines(gx, gy, centres, [self.theta, self.theta + 90.0], sides)
+        coarse = _best_outlines(gx, gy, centres, [self.theta, self.theta + 90.0], sides, self._across)
         coarse.sort(key=lambda c: -c[0])
         found: list[tuple[float, np.ndarray]] = []
         for _, c, ang, a, b in coarse[:keep]:

@@ -123,9 +123,9 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     edges = EdgeFit(look, changed)
     # (the size-free search stays when the cards' size is known: a tilted camera shows a card
     # near it bigger, and on other_clips seed 304 the watcher lost 2 of 13 landings without it)
-    candidates += edges.quads(None, hint) + fitted_quads(changed, None, hint)
+    candidates += edges.quads(None, hint) + fitted_quads(edges.rect, None, hint)
     if card_side:
-        candidates += edges.quads(card_side / k) + fitted_quads(changed, card_side / k)
+        candidates += edges.quads(card_side / k) + fitted_quads(edges.rect, card_side / k)
     candidates = _distinct(_explaining(candidates, changed_area))
     # back to the crop's pixels (a shrunk pixel's centre is the middle of the k it stands for), and the frame's
     shift = np.float32((k - 1) / 2)

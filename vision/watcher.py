@@ -130,8 +130,10 @@ class PileWatcher:
         roi = roi_of(box)
         motion = self._motion.step(n, box, roi, self._book.image)
 
+        done: list[tuple[Box, np.ndarray, float | None, Reading]] = []  # this frame's reads (see _read)
+
         def read(view: View, at: Roi, interior: np.ndarray) -> Reading:
-            return self._read(frame, view, at, interior)
+            return self._read(frame, view, at, interior, done)
 
         return self._reported(self._judge.step(frame_index, t, n, roi, motion, read), frame_index)
 
@@ -168,14 +170,24 @@ class PileWatcher:
             return event
         return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)
 
-    def _read(self, frame: np.ndarray, n: View, roi: Roi, interior: np.ndarray) -> Reading:
+    def _read(self, frame: np.ndarray, n: View, roi: Roi, interior: np.ndarray,
+              done: list[tuple[Box, np.ndarray, float | None, Reading]]) -> Reading:
         """Read the top card where the pixels `interior` of `roi` changed: in a crop of the
-        full-resolution frame, from the change without its halo (pile_read.py)."""
+        full-resolution frame, from the change without its halo (pile_read.py). `done` holds
+        this frame's reads so far: the same crop and change read again on the same frame (a
+        change at the frame's edge is read to judge it, then as a landing) is the same
+        reading, and reading is the slow part."""
         assert self._norm is not None and self._book is not None
         core = without_halo(n, self._book.image, roi, interior, self.config.motion)
         fh, fw = frame.shape[:2]
         box, changed = reading_window(core, interior, roi, self._norm.scale, self._norm.small_size, (fw, fh))
-        return read_top_card(self.recogniser, frame, box, changed, self._card_side())
+        side = self._card_side()
+        for was_box, was_changed, was_side, reading in done:
+            if was_box == box and was_side == side and np.array_equal(was_changed, changed):
+                return reading
+        reading = read_top_card(self.recogniser, frame, box, changed, side)
+        done.append((box, changed, side, reading))
+        return reading
 
     def _card_side(self) -> float | None:
         """The cards' short side (frame pixels) as the last sure readings outlined it (pile_book.py)."""
