@@ -11,7 +11,7 @@ textures, lamp gradients, tilt, card sizes 1/12 to 1/4 of the frame). A card cou
 when a report names it on an outline overlapping its own by half (IoU >= 0.5); each missed
 card is classed by spread_score.miss_kind. --photos: the cards are crops of real photos
 (labels.csv; measuring only), each spread's faces drawn afresh from them, among the crops that
-are a whole card (card_faces.shows_whole_card: 24 of the 421 dev photos crop to part of a card,
+are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to part of a card,
 or to more than one, and are left out).
 """
 from __future__ import annotations

@@ -20,6 +20,7 @@ from tableref.vision.classify_colour import channel_max_min, paper_share, white_
 from .script import CARD_ASPECT
 
 WHOLE_RIM = 0.1  # share of white paper along each side of a crop that is a whole card (see shows_whole_card)
+WHOLE_PAPER = 0.85  # ... and the most of its inside that may be paper (a card's print has ink)
 
 # deck name (the recogniser's, cardface.DECKS) -> (codes, face styles)
 DECKS = {"uno": ("uno", cardface.UNO_STYLES), "uno112": ("uno112", cardface.UNO_STYLES),
@@ -60,12 +61,14 @@ def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndar
 
 def shows_whole_card(crop_bgr: np.ndarray, least: float = WHOLE_RIM) -> bool:
     """Whether a crop is a whole card: white paper along each of its four sides (a card's
-    rim). A crop cut inside the card (a panel, half a card, the rim cut off) or reaching past
-    it (the table, a hand) shows none along at least one side."""
+    rim) and printed ink inside. A crop cut inside the card (a panel, half a card, the rim
+    cut off) or reaching past it (the table, a hand) shows none along at least one side; a
+    crop of bare skin or table, balanced to white, is paper all over."""
     small = cv2.resize(crop_bgr, (32, 50), interpolation=cv2.INTER_AREA).astype(np.float32)
     small *= white_gains(crop_bgr)
     sides = (small[:2, 3:-3], small[-2:, 3:-3], small[4:-4, :2], small[4:-4, -2:])  # corners are round
-    return min(paper_share(*channel_max_min(s.reshape(-1, 3))) for s in sides) >= least
+    rim = min(paper_share(*channel_max_min(s.reshape(-1, 3))) for s in sides)
+    return rim >= least and paper_share(*channel_max_min(small[4:-4, 4:-4].reshape(-1, 3))) <= WHOLE_PAPER
 
 
 def recogniser_finder() -> Callable[[np.ndarray], Any] | None:
