@@ -61,8 +61,8 @@ def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndar
 
 def shows_whole_card(crop_bgr: np.ndarray, least: float = WHOLE_RIM) -> bool:
     """Whether a crop is a whole card: white paper along each of its four sides (a card's
-    rim) and printed ink inside. A crop cut inside the card (a panel, half a card, the rim
-    cut off) or reaching past it (the table, a hand) shows none along at least one side; a
+    rim) and printed ink inside. A crop cut inside the card (a panel, the rim cut off) or
+    reaching past it (the table, a hand) shows none along at least one side; a
     crop of bare skin or table, balanced to white, is paper all over."""
     small = cv2.resize(crop_bgr, (32, 50), interpolation=cv2.INTER_AREA).astype(np.float32)
     small *= white_gains(crop_bgr)
