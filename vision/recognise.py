@@ -440,10 +440,12 @@ class Recogniser:
         of: on seed 11's photo-faced spreads the classic reader read one such piece (a
         reverse's arrows and the card over it) as a 4 at 0.998."""
         view = self._recoloured(warped_bgr)
-        classic = self._classic(view)
-        if self.reader is None or classic.card is None:
-            return classic
+        if self.reader is None:
+            return self._classic(view)
         learned, _ = self._learned(self.reader.probabilities([view], both_ends=True)[0])
+        if learned.card is None:
+            return learned  # no code both could read: the classic reader (the slow one) is not asked
+        classic = self._classic(view)
         if learned.card != classic.card:
             return CardReading(None, classic.confidence, classic.likely)
         return classic
