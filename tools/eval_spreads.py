@@ -10,7 +10,9 @@ procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_sprea
 textures, lamp gradients, tilt, card sizes 1/12 to 1/4 of the frame). A card counts as read
 when a report names it on an outline overlapping its own by half (IoU >= 0.5); each missed
 card is classed by spread_score.miss_kind. --photos: the cards are crops of real photos
-(labels.csv; measuring only), each spread's faces drawn afresh from them.
+(labels.csv; measuring only), each spread's faces drawn afresh from them, among the crops that
+are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to part of a card,
+or to more than one, and are left out).
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         spent = 0.0
         for i in range(args.spreads):
             hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
-            faces = CardFaces(args.deck, 200, rng, args.photos).face if args.photos else None
+            faces = CardFaces(args.deck, 200, rng, args.photos, whole_only=True).face if args.photos else None
             if args.plain:
                 img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout, faces=faces)
             else:

@@ -64,6 +64,10 @@ ALL_MAX_SCORED = 80
 # a card of a spread is reported only this sure: on seed 11's varied spreads (tools/eval_spreads.py)
 # every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
 ALL_MIN_CONFIDENCE = 0.7
+# ... and one the learned reader gives less than this stands only from this confidence on
+# (seed 11's photo-faced spreads: 3 wrong reports at 0.71-0.81 went, 1 right wild at 0.75 with them)
+ALL_DOUBT_LEARNED = 0.02
+ALL_DOUBT_SURE = 0.85
 ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
 # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
 # is often 40% at one end), their part under it mirrored in from the rest
@@ -359,11 +363,13 @@ class Recogniser:
         r = read[best]
         return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
 
-    def _lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
+    def _lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray],
+                     doubt: bool = False) -> Callable[[int], CardReading]:
         """reading(i) of quads[i], each read once, when first asked for. The learned reader
         reads the first outline alone (the top card's, most often sure: identify asks no
         more), then all the others in one batch; the classic reader (the slow one) reads
-        only those asked for."""
+        only those asked for. `doubt`: a reading the learned reader all but rules out is
+        declined unless sure (see _doubted)."""
         warped: dict[int, np.ndarray] = {}
         probs: dict[int, np.ndarray] = {}
 
@@ -378,7 +384,9 @@ class Recogniser:
             if i not in probs:
                 batch = [i] if i == 0 else [j for j in range(len(quads)) if j not in probs]
                 probs.update(zip(batch, self.reader.probabilities([view(j) for j in batch], both_ends=True)))
-            return self._combine(self._learned(probs[i]), view(i))
+            learned = self._learned(probs[i])
+            r = self._combine(learned, view(i))
+            return _doubted(r, learned[1]) if doubt else r
         return reading
 
     def identify_all(self, image_bgr: np.ndarray) -> list[Recognition]:
@@ -436,7 +444,7 @@ class Recogniser:
         in `cover`): an unsure one also with the part under them mirrored in from the rest of
         it (a card reads the same upside down; their print is not its), the surer reading
         standing (a card lying over them is its own print either way)."""
-        plain = self._lazy_reader(image_bgr, quads)
+        plain = self._lazy_reader(image_bgr, quads, doubt=True)
         out = []
         for i, quad in enumerate(quads):
             first = plain(i)
@@ -445,9 +453,25 @@ class Recogniser:
             if mirrored is None:
                 out.append(first)
                 continue
-            second = self._lazy_reader(mirrored, [quad])(0)
+            second = self._agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
             out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
         return out
+
+    def _agreed(self, warped_bgr: np.ndarray) -> CardReading:
+        """The reading of a rectified card both readers give, or a decline where they differ.
+        For a card pieced together (mirrored_in), a view neither reader has seen the like
+        of: on seed 11's photo-faced spreads the classic reader read one such piece (a
+        reverse's arrows and the card over it) as a 4 at 0.998."""
+        view = self._recoloured(warped_bgr)
+        if self.reader is None:
+            return self._classic(view)
+        learned, _ = self._learned(self.reader.probabilities([view], both_ends=True)[0])
+        if learned.card is None:
+            return learned  # no code both could read: the classic reader (the slow one) is not asked
+        classic = self._classic(view)
+        if learned.card != classic.card:
+            return CardReading(None, classic.confidence, classic.likely)
+        return classic
 
     def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
         found = spread_outlines(image_bgr, work_side)
@@ -472,7 +496,7 @@ class Recogniser:
         """`kept` plus each of `quads` that reads as a card and lies apart from those taken
         (overlapping each by less than `most`), surest first. `reading(i)`: how quads[i]
         reads (default: as the image shows it)."""
-        lazy = reading or self._lazy_reader(image_bgr, quads)
+        lazy = reading or self._lazy_reader(image_bgr, quads, doubt=True)
         read = []
         for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
@@ -629,6 +653,16 @@ def _apart(a: np.ndarray, b: np.ndarray, most: float = ALL_OVERLAP) -> bool:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
     return smaller > 0 and inter / smaller < most
+
+
+def _doubted(reading: CardReading, learned: dict[str, float]) -> CardReading:
+    """A card of a spread is left out rather than guessed: a reading the learned reader all
+    but rules out (`learned`: its probabilities) stands only where the classic reader is sure
+    of it. (The single-card path asks the table instead; a spread's unread card is typed.)"""
+    if reading.card is None or reading.confidence >= ALL_DOUBT_SURE or \
+            learned.get(reading.card, 0.0) >= ALL_DOUBT_LEARNED:
+        return reading
+    return CardReading(None, reading.confidence, reading.likely)
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:

@@ -187,3 +187,32 @@ def test_cards_overlapping_by_30_percent_on_varied_tables() -> None:
     assert total == 33
     assert right >= 31, f"{right}/{total} read in place"
     assert wrong <= 1, f"{wrong} reports wrong"
+
+
+def test_a_reading_the_learned_reader_rules_out_stands_only_when_sure() -> None:
+    # a card of a spread is left out rather than guessed: the classic reader's 0.8 of a code
+    # the learned reader gives 1% is declined (its likely codes kept), its 0.9 stands, and so
+    # does 0.8 where the learned reader gives the code 5%
+    from tableref.vision.recognise import CardReading, _doubted
+
+    unsure = CardReading("yellow-6", 0.8, (("yellow-6", 0.8), ("yellow-5", 0.1)))
+    assert _doubted(unsure, {"yellow-6": 0.01, "yellow-5": 0.9}) == CardReading(None, 0.8, unsure.likely)
+    assert _doubted(CardReading("yellow-6", 0.9), {"yellow-6": 0.01}).card == "yellow-6"
+    assert _doubted(unsure, {"yellow-6": 0.05}).card == "yellow-6"
+    assert _doubted(CardReading(None, 0.3), {}).card is None
+
+
+def test_only_crops_that_are_a_whole_card_count_as_faces() -> None:
+    # tools/eval_spreads.py --photos lays faces cropped from photos: a whole card (white rim
+    # along every side, ink inside) is one; a crop reaching a quarter card past it onto a dark
+    # table, its print cut inside the rim, and a crop of bare skin balanced to white are not
+    from tableref.vision.cardface import render_card
+    from tableref.vision.synth.card_faces import shows_whole_card
+
+    face = render_card("red-5", "classic", 200, np.random.default_rng(1))[..., :3].copy()
+    h, w = face.shape[:2]
+    assert shows_whole_card(face)
+    table = np.full_like(face, 40)
+    assert not shows_whole_card(np.hstack([face, table])[:, w // 4: w // 4 + w])
+    assert not shows_whole_card(cv2.resize(face[h // 8: -h // 8, w // 8: -w // 8], (w, h)))
+    assert not shows_whole_card(np.full((h, w, 3), (120, 150, 200), np.uint8))

@@ -15,8 +15,12 @@ import numpy as np
 
 from tableref.errors import UserError
 from tableref.vision import cardface
+from tableref.vision.classify_colour import channel_max_min, paper_share, white_gains
 
 from .script import CARD_ASPECT
+
+WHOLE_RIM = 0.1  # share of white paper along each side of a crop that is a whole card (see shows_whole_card)
+WHOLE_PAPER = 0.85  # ... and the most of its inside that may be paper (a card's print has ink)
 
 # deck name (the recogniser's, cardface.DECKS) -> (codes, face styles)
 DECKS = {"uno": ("uno", cardface.UNO_STYLES), "uno112": ("uno112", cardface.UNO_STYLES),
@@ -55,6 +59,18 @@ def crop_photo(photo: np.ndarray, short_side: int, find_cards: Callable[[np.ndar
     return cv2.resize(photo, (w, h), interpolation=cv2.INTER_AREA)
 
 
+def shows_whole_card(crop_bgr: np.ndarray, least: float = WHOLE_RIM) -> bool:
+    """Whether a crop is a whole card: white paper along each of its four sides (a card's
+    rim) and printed ink inside. A crop cut inside the card (a panel, the rim cut off) or
+    reaching past it (the table, a hand) shows none along at least one side; a
+    crop of bare skin or table, balanced to white, is paper all over."""
+    small = cv2.resize(crop_bgr, (32, 50), interpolation=cv2.INTER_AREA).astype(np.float32)
+    small *= white_gains(crop_bgr)
+    sides = (small[:2, 3:-3], small[-2:, 3:-3], small[4:-4, :2], small[4:-4, -2:])  # corners are round
+    rim = min(paper_share(*channel_max_min(s.reshape(-1, 3))) for s in sides)
+    return rim >= least and paper_share(*channel_max_min(small[4:-4, 4:-4].reshape(-1, 3))) <= WHOLE_PAPER
+
+
 def recogniser_finder() -> Callable[[np.ndarray], Any] | None:
     """The outline the recogniser settles on (it knows a panel of a card from the card),
     else the finder's best ones."""
@@ -73,8 +89,12 @@ def recogniser_finder() -> Callable[[np.ndarray], Any] | None:
 class CardFaces:
     """BGRA faces (alpha = card outline) at a fixed short side, cached per code."""
 
-    def __init__(self, deck: str, short_side: int, rng: np.random.Generator, photo_dir: str | None = None):
+    def __init__(self, deck: str, short_side: int, rng: np.random.Generator, photo_dir: str | None = None,
+                 whole_only: bool = False):
+        """`whole_only`: faces from photos only where the crop is a whole card (shows_whole_card);
+        a code none of whose photos crops whole raises UserError."""
         self.short_side = short_side
+        self.whole_only = whole_only
         codes_deck, styles = DECKS[deck] if deck in DECKS else (None, ())
         if codes_deck is None:
             deck_codes(deck)  # raises the clear error
@@ -98,15 +118,23 @@ class CardFaces:
         if not self.photos:
             return cardface.render_card(code, self.style, self.short_side, rng=self.rng)
         files = self.photos[code]
-        path = files[int(self.rng.integers(len(files)))]
-        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if photo is None:
-            raise UserError(f"cannot read card photo {path}")
-        bgr = crop_photo(photo, self.short_side, self._finder)
+        if self.whole_only:
+            crops = (self._crop(files[i]) for i in self.rng.permutation(len(files)))
+            bgr = next((c for c in crops if shows_whole_card(c)), None)
+            if bgr is None:
+                raise UserError(f"no photo of {code} crops to a whole card")
+        else:
+            bgr = self._crop(files[int(self.rng.integers(len(files)))])
         mask = cardface.card_mask(self.short_side)
         if mask.shape[:2] != bgr.shape[:2]:
             mask = cv2.resize(mask, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST)
         return np.dstack([bgr, mask])
+
+    def _crop(self, path: pathlib.Path) -> np.ndarray:
+        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if photo is None:
+            raise UserError(f"cannot read card photo {path}")
+        return crop_photo(photo, self.short_side, self._finder)
 
 
 def read_labels(folder: pathlib.Path) -> dict[str, list[pathlib.Path]]:
