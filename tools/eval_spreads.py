@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         spent = 0.0
         for i in range(args.spreads):
             hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
-            faces = CardFaces(args.deck, 200, rng, args.photos, whole_only=True).face if args.photos else None
+            faces = CardFaces(args.deck, 200, rng, args.photos).face if args.photos else None
             if args.plain:
                 img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout, faces=faces)
             else:

@@ -89,12 +89,11 @@ def recogniser_finder() -> Callable[[np.ndarray], Any] | None:
 class CardFaces:
     """BGRA faces (alpha = card outline) at a fixed short side, cached per code."""
 
-    def __init__(self, deck: str, short_side: int, rng: np.random.Generator, photo_dir: str | None = None,
-                 whole_only: bool = False):
-        """`whole_only`: faces from photos only where the crop is a whole card (shows_whole_card);
-        a code none of whose photos crops whole raises UserError."""
+    def __init__(self, deck: str, short_side: int, rng: np.random.Generator, photo_dir: str | None = None):
+        """Faces from photos come only from crops that are a whole card (shows_whole_card):
+        half a card stretched to a whole one is no face of its code. A code none of whose
+        photos crops whole raises UserError."""
         self.short_side = short_side
-        self.whole_only = whole_only
         codes_deck, styles = DECKS[deck] if deck in DECKS else (None, ())
         if codes_deck is None:
             deck_codes(deck)  # raises the clear error
@@ -118,13 +117,10 @@ class CardFaces:
         if not self.photos:
             return cardface.render_card(code, self.style, self.short_side, rng=self.rng)
         files = self.photos[code]
-        if self.whole_only:
-            crops = (self._crop(files[i]) for i in self.rng.permutation(len(files)))
-            bgr = next((c for c in crops if shows_whole_card(c)), None)
-            if bgr is None:
-                raise UserError(f"no photo of {code} crops to a whole card")
-        else:
-            bgr = self._crop(files[int(self.rng.integers(len(files)))])
+        crops = (self._crop(files[i]) for i in self.rng.permutation(len(files)))
+        bgr = next((c for c in crops if shows_whole_card(c)), None)
+        if bgr is None:
+            raise UserError(f"no photo of {code} crops to a whole card")
         mask = cardface.card_mask(self.short_side)
         if mask.shape[:2] != bgr.shape[:2]:
             mask = cv2.resize(mask, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST)
