@@ -103,8 +103,9 @@ class RecogniserConfig:
     # model has never seen); 1.01 asks the classic reader always
     no_card: float = 0.99
     # "both": where the learned reader reads another code more surely, the classic reading
-    # stands only from this confidence on (on the dev photos, 11 of 11 such readings from 0.98
-    # on were right, 3 of 3 below 0.85 wrong: a 5 read as a 6, a draw-two as a reverse)
+    # stands only from this confidence on (on the dev photos the readers read different codes
+    # 21 times: the 3 classic readings the learned one was surer against, at 0.61-0.75, were
+    # all wrong, a 5 read as a 6, a draw-two as a reverse, a 5 as a skip)
     overrule: float = 0.9
 
 
@@ -133,10 +134,11 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
     """The one reading of the two readers' ("both"): the classic reading stands unless the
     learned reader all but rules its code out (then the table is asked, offered both), or
     reads another code more surely than the classic reader, itself unsure, reads its own:
-    that counts as the classic reader declining. Where the classic reader declines, the learned reading stands
-    when it is sure alone, or fairly sure and the classic reader's own likeliest code. `own`: the codes the user's deck was
-    enrolled with; a classic reading of one of them rests on shots of that very deck, which
-    the learned reader never saw, so it is not vetoed."""
+    that counts as the classic reader declining. Where the classic reader declines, the
+    learned reading stands when it is sure alone, or fairly sure and the classic reader's
+    own likeliest code. `own`: the codes the user's deck was enrolled with; a classic
+    reading of one of them rests on shots of that very deck, which the learned reader
+    never saw, so it is not vetoed."""
     if classic.card is not None:
         if classic.card in own:
             return classic
