@@ -259,12 +259,14 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-6)
 
 
-def features(card_bgr: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+def features(card_bgr: np.ndarray, mask: np.ndarray | None = None, gains: np.ndarray | None = None) -> np.ndarray:
     """Feature vector (float32, L2-normalised) of a canonical card image (`mask`: its
-    symbol_mask when the caller has it already)."""
+    symbol_mask, `gains`: its white_gains, when the caller has them already)."""
     if card_bgr.shape[:2] != (CANON_H, CANON_W):
         card_bgr = cv2.resize(card_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-    gains = white_gains(card_bgr)
+        gains = None  # the caller's were of another size's pixels
+    if gains is None:
+        gains = white_gains(card_bgr)
     if mask is None:
         mask = symbol_mask(card_bgr, gains)
     crop = symbol_crop(mask)

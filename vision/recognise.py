@@ -531,7 +531,7 @@ class Recogniser:
         elif dark < COLOURED_FIELD:
             allowed = {r for r in allowed if not r.startswith("wild")}
         first = symbol_mask(canon, gains)
-        best = self._read(canon, (first,), allowed, dark, colours)
+        best = self._read(canon, gains, (first,), allowed, dark, colours)
         if best[1] >= SURE or _says_no_card(best[2]) or rim_paper_share(canon) < RETRY_RIM:
             return best
         # unsure of a card: the ink/paper split may have cut the symbol wrongly (glare
@@ -542,17 +542,17 @@ class Recogniser:
             if np.array_equal(mask, first):
                 continue  # the same cut reads the same
             # an underline the first cut saw still tells 6 from 9 where this cut lost it
-            other = self._read(canon, (mask, first), allowed, dark, colours)
+            other = self._read(canon, gains, (mask, first), allowed, dark, colours)
             if other[0] is not None and other[1] > max(best[1], RETRY_MIN):
                 best = other
         return best
 
-    def _read(self, canon: np.ndarray, masks: tuple[np.ndarray, ...], allowed: set[str],
+    def _read(self, canon: np.ndarray, gains: np.ndarray, masks: tuple[np.ndarray, ...], allowed: set[str],
               dark: float, colours: dict[str, float]) -> tuple[str | None, float, dict[str, float]]:
         """(code or None, confidence, every code's score) of the symbol cut out as masks[0] (the
-        other masks only tell 6 from 9, see _settle_six_nine)."""
+        other masks only tell 6 from 9, see _settle_six_nine); `gains`: canon's white_gains."""
         mask = masks[0]
-        rank_probs, sim = self.model.scores(features(canon, mask), allowed)
+        rank_probs, sim = self.model.scores(features(canon, mask, gains), allowed)
         rank_probs = _settle_six_nine(rank_probs, masks)
         if {"wild", "wild_draw4"} <= allowed:
             rank_probs = _settle_wild_pair(rank_probs, colours["_saturated"])
