@@ -203,7 +203,7 @@ def test_a_reading_the_learned_reader_rules_out_stands_only_when_sure() -> None:
 
 
 def test_only_crops_that_are_a_whole_card_count_as_faces() -> None:
-    # tools/eval_spreads.py --photos lays faces cropped from photos: a whole card (white rim
+    # faces cut from photos (eval_spreads --photos, the pile clips) are whole cards (white rim
     # along every side, ink inside) is one; a crop reaching a quarter card past it onto a dark
     # table, its print cut inside the rim, and a crop of bare skin balanced to white are not
     from tableref.vision.cardface import render_card

@@ -2,7 +2,8 @@
 
 Photos come from a folder with `labels.csv` (`file,label`, further columns ignored). A photo
 may show a card on a table (the recogniser's card finder crops it when available) or be a
-crop already (used whole).
+crop already (used whole). A crop that is no whole card (shows_whole_card) is no face: the
+code's next photo is tried.
 """
 from __future__ import annotations
 
