@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify_colour import COLOURS, INK_SHADES, white_balance, white_gains
+from .classify_colour import COLOURS, INK_SHADES, KNOWN_INKS, white_balance, white_gains
 
 HUES = 180          # OpenCV's 8-bit hue scale
 MARGIN = 2.0        # a moved ink lands this far inside its known range, not on its edge
@@ -45,6 +45,14 @@ def _inside(hue: float, colour: str) -> float:
 def ink_hue(card_bgr: np.ndarray) -> float | None:
     """The dominant hue (0..180) of a rectified card's ink after white balance, or None
     when too little of it is saturated ink (a wild, a black card, a washed-out shot)."""
+    tone = ink_tone(card_bgr)
+    return None if tone is None else tone[0]
+
+
+def ink_tone(card_bgr: np.ndarray) -> tuple[float, float] | None:
+    """(hue 0..180, value 0..255) of a rectified card's dominant ink after white balance
+    (the value: the median of its pixels within a few hue steps of the peak), or None as
+    for ink_hue."""
     small = cv2.resize(card_bgr, (48, 75), interpolation=cv2.INTER_AREA)
     wb = white_balance(small, white_gains(card_bgr)).astype(np.uint8)
     hsv = cv2.cvtColor(wb[3:-3, 3:-3], cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
@@ -55,7 +63,33 @@ def ink_hue(card_bgr: np.ndarray) -> float | None:
     hist = np.bincount(hsv[sat, 0].astype(np.int64) % HUES, weights, HUES)
     # smoothed round the circle (red lies at both ends), then the peak
     smooth = sum(np.roll(hist, k) for k in range(-3, 4))
-    return float(np.argmax(smooth))
+    hue = float(np.argmax(smooth))
+    near = np.abs((np.arange(HUES) - hue + HUES / 2) % HUES - HUES / 2)[hsv[sat, 0].astype(np.int64) % HUES] <= 4
+    return hue, float(np.median(hsv[sat, 2][near]))
+
+
+def ink_share(tone: tuple[float, float], colour: str, spread: float = 3.0) -> float:
+    """How surely an ink of `tone` (ink_tone: hue, value) is `colour` rather than another of
+    the four: each colour weighs exp(-(d / spread)^2), d the ink's distance outside the inks
+    the readers know for that colour (classify_colour.KNOWN_INKS; 0 inside them). An ink
+    inside a colour's known inks is that colour; one midway between two colours', an orange
+    between red and yellow, is either at about even odds, however clearly a reader names
+    one of them."""
+    weight = {c: float(np.exp(-(_outside(tone, c) / spread) ** 2)) for c in COLOURS}
+    return weight[colour] / sum(weight.values())
+
+
+VALUE_STEP = 4.0  # value levels above a colour's brightest shade that weigh as one hue step
+
+
+def _outside(tone: tuple[float, float], colour: str) -> float:
+    """How far the ink `tone` lies outside the shades of `colour`, in hue steps. Value counts
+    only above the colour's brightest shade: shade and shadow darken any ink, but no light
+    makes a green as bright as a yellow (a lime yellow has a green's hue, not its value)."""
+    hue, value = tone
+    (lo, hi), v_hi = KNOWN_INKS[colour]
+    off_hue = max(0.0, abs(_signed(hue - (lo + hi) / 2)) - (hi - lo) / 2)
+    return float(np.hypot(off_hue, max(0.0, value - v_hi) / VALUE_STEP))
 
 
 def circular_median(hues: list[float]) -> float:
@@ -104,4 +138,4 @@ def recolour(card_bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-__all__ = ["ink_hue", "circular_median", "hue_map", "moved", "recolour"]
+__all__ = ["ink_hue", "ink_tone", "ink_share", "circular_median", "hue_map", "moved", "recolour"]

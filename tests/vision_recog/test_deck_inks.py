@@ -76,3 +76,47 @@ def test_a_deck_in_inks_the_readers_do_not_know_reads_right_once_enrolled(shift:
     missed = sum(plain.identify(img).card != c for img, c in tests)
     assert missed >= 3  # the deck the test is about: one colour reads as its neighbour
     assert [taught.identify(img).card for img, _ in tests] == [c for _, c in tests]
+
+
+def test_an_ink_between_two_colours_is_doubted() -> None:
+    share = deck_inks.ink_share
+    assert share((24.0, 240.0), "yellow") > 0.95 and share((0.0, 200.0), "red") > 0.95
+    assert share((40.0, 120.0), "green") > 0.9 and share((84.0, 150.0), "green") > 0.9  # olive, blue-green
+    assert share((104.0, 255.0), "blue") > 0.9  # over-exposed: brighter than any print, still blue
+    # an orange midway between red and yellow is neither
+    assert share((12.0, 230.0), "red") < 0.8 and share((12.0, 230.0), "yellow") < 0.8
+    # a lime as bright as paper has a green's hue, but no green is that bright: a yellow
+    assert share((38.0, 235.0), "green") < 0.05 and share((38.0, 235.0), "yellow") > 0.95
+    # between the known yellows and greens in hue and brightness: either
+    assert share((34.0, 200.0), "green") < 0.8 and share((34.0, 200.0), "yellow") < 0.8
+
+
+def test_a_deck_in_inks_between_the_known_ones_is_asked_about_rather_than_misread() -> None:
+    """Every ink turned 20 degrees either way: an orange yellow, a lime one. Without the ink
+    check the readers name the neighbouring colour of several cards at 0.95-1.0; with it
+    most of those are asked about (an orange nearer red than yellow still reads red)."""
+    from tableref.vision.recognise import RecogniserConfig
+    rng = np.random.default_rng(7)
+    shots = [(odd_ink_shot(f"yellow-{r}", shift, rng), f"yellow-{r}") for shift in (-10, 10) for r in
+             ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2") for _ in range(2)]
+    unchecked = Recogniser("uno", config=RecogniserConfig(ink_sure=0.0))
+    checked = Recogniser("uno")
+    before = [c for img, c in shots if unchecked.identify(img).card not in (None, c)]
+    after = [c for img, c in shots if checked.identify(img).card not in (None, c)]
+    assert len(before) >= 3 and len(after) <= len(before) // 3, (before, after)
+
+
+def test_a_card_read_in_a_colour_its_ink_is_not_is_asked_about_offering_both() -> None:
+    from tableref.vision.recognise import CardReading
+    card = render_card("yellow-5", "classic", 200)[:, :, :3]
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    ink = hsv[:, :, 1] > 90
+    hsv[:, :, 0][ink] = 13  # an orange (12 once white-balanced), midway between the known reds and yellows
+    orange = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    rec = Recogniser("uno")
+    r = rec._ink_checked(CardReading("red-5", 1.0, (("red-5", 1.0), ("red-6", 0.0))), orange)
+    assert r.card is None and r.confidence < 0.8
+    assert [code for code, _ in r.likely] == ["red-5", "yellow-5"]
+    # the same card in its own ink stands
+    plain = CardReading("yellow-5", 0.97, (("yellow-5", 0.97),))
+    assert rec._ink_checked(plain, card) == plain
