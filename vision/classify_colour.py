@@ -27,11 +27,11 @@ INK_SHADES: dict[str, tuple[tuple[float, float], tuple[float, float], tuple[floa
     "blue": ((98, 116), (160, 255), (140, 240)),
 }
 
-# The inks the readers read right, as (hue range, brightest value) per colour: INK_SHADES, with
-# the greens reaching blue-green (85, as HUE_EDGES allow) and yellows to 31, where the dev
-# photos' inks lie (measured, not fitted: a wider envelope only doubts less). An ink outside
-# all of them is doubted (deck_inks.ink_share): a yellow as bright as paper is no green, and
-# an orange is neither red nor yellow.
+# The inks the readers read right, as (hue range, brightest value) per colour: INK_SHADES, the
+# greens widened to blue-green (85, as HUE_EDGES allow) and the yellows to 31, as far as the
+# dev photos' inks reach (a wider range only doubts less). An ink between two of them is
+# doubted (deck_inks.ink_share): an orange is neither red nor yellow, and a yellow as bright
+# as paper is no green, whatever its hue.
 KNOWN_INKS: dict[str, tuple[tuple[float, float], float]] = {
     "red": ((-8, 6), 245), "yellow": ((18, 31), 255), "green": ((36, 86), 190), "blue": ((97, 118), 240),
 }
