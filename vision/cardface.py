@@ -119,16 +119,17 @@ def _rounded_rect(w: float, h: float, r: float, cx: float, cy: float, angle_deg:
 def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour: tuple[int, int, int],
           outline_colour: tuple[int, int, int] | None, font: int, weight: float = 0.14,
           shadow: float = 0.0, underline: bool = False, rotate180: bool = False, numerals: bool = False,
-          italic: float = 0.0) -> None:
+          italic: float = 0.0, bar: tuple[float, float] = (1.0, 1.0), extras: bool = False) -> None:
     """Draw `text` centred at (cx, cy) with cap height `height`; optional outline / drop shadow.
     `numerals`: digits are drawn with the project's own UNO-like glyphs (glyphs.py), leaning by
-    `italic`, instead of the Hershey `font`."""
+    `italic`, instead of the Hershey `font` (`extras`: with glyphs.EXTRAS). `bar`: the
+    underline's length and thickness as shares of the usual (a short one prints as a dot)."""
     if rotate180:
         # Draw on a rotated copy so the text reads upside down like a card's lower index.
         h, w = img.shape[:2]
         flipped = cv2.rotate(img, cv2.ROTATE_180)
         _text(flipped, text, w - 1 - cx, h - 1 - cy, height, colour, outline_colour, font, weight,
-              shadow, underline, False, numerals, italic)
+              shadow, underline, False, numerals, italic, bar, extras)
         img[:] = cv2.rotate(flipped, cv2.ROTATE_180)
         return
     own = numerals and glyphs.is_numeral(text)
@@ -148,19 +149,23 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
     layers.append((0, 0, colour, 0))
     for dx, dy, col, extra in layers:
         if own:
-            glyphs.draw_numeral(img, text, cx + dx, cy + dy, height, col, weight, italic, extra)
+            glyphs.draw_numeral(img, text, cx + dx, cy + dy, height, col, weight, italic, extra, extras)
         else:
             org = (int(round(org_x + dx)), int(round(org_y + dy)))
             cv2.putText(img, text, org, font, scale, col, thick + extra, cv2.LINE_AA)
         if underline and own:
             x0, x1, y, t = glyphs.underline_box(cx, cy, height, weight)
+            if bar != (1.0, 1.0):
+                mid, half = (x0 + x1) / 2, (x1 - x0) / 2 * bar[0]
+                x0, x1, t = mid - half, mid + half, t * bar[1]
             lean = italic * (y - cy) * (1 - weight)
             cv2.line(img, _pt(x0 - lean + dx, y + dy), _pt(x1 - lean + dx, y + dy), col, max(1, int(t + extra)),
                      cv2.LINE_AA, shift=4)
         elif underline:
             y = int(round(org_y + dy + height * 0.26))
-            cv2.line(img, (int(org_x + dx + tw * 0.18), y), (int(org_x + dx + tw * 0.82), y), col,
-                     max(1, int((thick + extra) * 0.45)), cv2.LINE_AA)
+            a, b = (0.18, 0.82) if bar[0] == 1.0 else (0.5 - 0.32 * bar[0], 0.5 + 0.32 * bar[0])
+            cv2.line(img, (int(org_x + dx + tw * a), y), (int(org_x + dx + tw * b), y), col,
+                     max(1, int((thick + extra) * 0.45 * bar[1])), cv2.LINE_AA)
 
 
 # --------------------------------------------------------------------------- symbols
@@ -168,13 +173,18 @@ def _text(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
 Symbol = Callable[[np.ndarray, float, float, float, tuple[int, int, int], tuple[int, int, int] | None], None]
 
 
-def _sym_skip(img, cx, cy, s, fg, ol):
+def _sym_skip(img, cx, cy, s, fg, ol, weight=1.0, slash=45.0):
+    """A ring crossed by a slash; `weight` scales the stroke, `slash`: the slash's rise in degrees."""
     r = s * 0.36
-    t = max(2, s * 0.11)
+    t = max(2, s * 0.11 * weight) if weight != 1.0 else max(2, s * 0.11)
     for col, extra in ((ol, t * 0.6), (fg, 0)) if ol else ((fg, 0),):
         cv2.circle(img, _pt(cx, cy), int(r * 16), col, int(t + extra), cv2.LINE_AA, shift=4)
-        d = r * math.cos(math.pi / 4)
-        cv2.line(img, _pt(cx - d, cy + d), _pt(cx + d, cy - d), col, int(t + extra), cv2.LINE_AA, shift=4)
+        if slash == 45.0:
+            d = r * math.cos(math.pi / 4)
+            cv2.line(img, _pt(cx - d, cy + d), _pt(cx + d, cy - d), col, int(t + extra), cv2.LINE_AA, shift=4)
+        else:
+            dx, dy = r * math.cos(math.radians(slash)), r * math.sin(math.radians(slash))
+            cv2.line(img, _pt(cx - dx, cy + dy), _pt(cx + dx, cy - dy), col, int(t + extra), cv2.LINE_AA, shift=4)
 
 
 def _arrow_poly(x0: float, y0: float, x1: float, y1: float, width: float) -> np.ndarray:
@@ -193,12 +203,12 @@ def _arrow_poly(x0: float, y0: float, x1: float, y1: float, width: float) -> np.
 
 
 def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colour: tuple[int, int, int],
-                grow: float) -> None:
+                grow: float, weight: float = 1.0) -> None:
     """A bold arrow along `path` (tail ... neck), its head past the neck; `grow` px fatter all
-    round (outline layers)."""
+    round (outline layers); `weight` scales the shaft."""
     pts = np.array(path, np.float64)
     cv2.polylines(img, [np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)], False, colour,
-                  max(1, int(round(s * 0.15 + 2 * grow))), cv2.LINE_AA, shift=4)
+                  max(1, int(round(s * 0.15 * weight + 2 * grow))), cv2.LINE_AA, shift=4)
     d = pts[-1] - pts[-2]
     d /= np.linalg.norm(d) or 1.0
     perp = np.array([-d[1], d[0]])
@@ -208,16 +218,25 @@ def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colo
     _poly(img, np.array([neck + perp * half, tip, neck - perp * half]), colour)
 
 
-def _sym_reverse(img, cx, cy, s, fg, ol):
+# the reverse's arrow (centre line, tail to neck, in symbol sizes): as UNO prints it, then
+# other printings' (training variety): straight diagonal shafts, and a wide hook
+REVERSE_ARROWS = (
+    [(-0.13, 0.1), (-0.125, 0.04), (-0.1, -0.04), (-0.06, -0.1), (0.08, -0.23)],
+    [(-0.12, 0.14), (-0.1, 0.0), (0.1, -0.2)],
+    [(-0.02, 0.12), (-0.17, 0.06), (-0.17, -0.06), (-0.08, -0.14), (0.06, -0.16)],
+)
+
+
+def _sym_reverse(img, cx, cy, s, fg, ol, weight=1.0, arrows=0):
     """Two fat arrows as printed, making an S: each tail curls down beside the other arrow's
     shaft and the shaft points out to a corner; the second arrow is the first turned half
     round, drawn over it with its own outline so the two stay apart."""
-    arrow = [(-0.13, 0.1), (-0.125, 0.04), (-0.1, -0.04), (-0.06, -0.1), (0.08, -0.23)]
+    arrow = REVERSE_ARROWS[arrows]
     edge = ol or INK["white"]   # clone prints part the arrows with the white of the oval
     for sign in (1, -1):
         path = [(cx + sign * x * s, cy + sign * y * s) for x, y in arrow]
-        _bent_arrow(img, path, s, edge, max(1.0, s * 0.03))
-        _bent_arrow(img, path, s, fg, 0.0)
+        _bent_arrow(img, path, s, edge, max(1.0, s * 0.03), weight)
+        _bent_arrow(img, path, s, fg, 0.0, weight)
 
 
 def _mini_cards(img, cx, cy, s, colours, ol, n_offsets, lean: float = 0.0):
@@ -406,6 +425,48 @@ class Printing:
     numeral: float = 1.0     # the centre numeral's height, as a share of the style's
     outline: bool | None = None  # the centre numeral outlined in black (None: as the style has it)
     field: tuple[int, int, int] | None = None  # the coloured field's ink, BGR (None: the style's)
+    # numerals (centre and corners)
+    font: int | None = None  # a Hershey font (None: the project's glyphs)
+    weight: float | None = None  # stroke as a share of the height (None: as the style draws it)
+    lean: float | None = None  # the centre numeral's shear, top to the right (< 0: to the left)
+    stretch: float = 1.0     # the centre numeral's width, as a share of its own
+    shadow: bool | None = None   # the centre numeral's drop shadow (None: as the style has it)
+    bar: tuple[float, float] = (1.0, 1.0)  # the 6/9 underline's length and thickness, shares
+    extras: bool = False     # a crossed 7, a 1 on a foot (glyphs.EXTRAS)
+    # action symbols
+    sym_angle: float = 0.0   # degrees the centre symbol is turned
+    sym_scale: float = 1.0
+    sym_weight: float = 1.0  # skip ring and reverse arrows: stroke, as a share of the style's
+    slash: float = 45.0      # the skip's slash: its rise in degrees
+    arrows: int = 0          # the reverse's arrow shape (index in REVERSE_ARROWS)
+    plus2: int | None = None  # a draw-two printed as "+2" in this Hershey font, not mini cards
+
+
+def _affine(cx: float, cy: float, angle: float = 0.0, scale: float = 1.0, stretch: float = 1.0,
+            shear: float = 0.0) -> np.ndarray | None:
+    """The 2x3 map that turns by `angle` degrees and scales about (cx, cy), after stretching x by
+    `stretch` and shearing the top to the right by `shear`; None when it moves nothing."""
+    if angle == 0.0 and scale == 1.0 and stretch == 1.0 and shear == 0.0:
+        return None
+    t = math.radians(angle)
+    rot = scale * np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+    a = rot @ np.array([[stretch, -shear], [0.0, 1.0]])
+    c = np.array([cx, cy])
+    return np.hstack([a, (c - a @ c)[:, None]])
+
+
+def _drawn_moved(img: np.ndarray, draw: Callable[[np.ndarray], None], m: np.ndarray | None) -> None:
+    """draw(img), but what it draws moved by the affine map `m` (None: in place)."""
+    if m is None:
+        draw(img)
+        return
+    layer = img.copy()
+    draw(layer)
+    mask = (layer != img).any(axis=2).astype(np.float32)
+    h, w = img.shape[:2]
+    layer = cv2.warpAffine(layer, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mask = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    img[:] = np.clip(img * (1 - mask) + layer * mask + 0.5, 0, 255).astype(np.uint8)
 
 
 def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | None,
@@ -430,6 +491,11 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         cv2.ellipse(img, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, INK["white"], max(2, int(w * 0.03)),
                     cv2.LINE_AA, shift=4)
     font = (cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC) if clone else cv2.FONT_HERSHEY_DUPLEX
+    own = pr.font is None  # the project's glyphs; else the printing's Hershey font
+    if pr.weight is not None:
+        weight = pr.weight
+    if pr.lean is not None:
+        lean = pr.lean
     centre_fg = field if clone else INK["white"]
     centre_ol = INK["black"] if not clone else (None if colour is not None else INK["black"])
     if is_number:
@@ -439,8 +505,16 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
         outline = None if clone else INK["black"]
         if pr.outline is not None:
             outline = INK["black"] if pr.outline else None
-        _text(img, rank, cx, cy - lift, h * 0.36 * pr.numeral, centre_fg, outline, font, weight,
-              shadow=0.03 if clone else 0.05, underline=rank in ("6", "9"), numerals=True, italic=lean)
+        shadow = 0.03 if clone else 0.05
+        if pr.shadow is not None:
+            shadow = 0.04 if pr.shadow else 0.0
+
+        def numeral(canvas: np.ndarray) -> None:
+            _text(canvas, rank, cx, cy - lift, h * 0.36 * pr.numeral, centre_fg, outline,
+                  font if own else pr.font, weight, shadow=shadow, underline=rank in ("6", "9"), numerals=own,
+                  italic=lean if own else 0.0, bar=pr.bar, extras=pr.extras)
+        # a Hershey numeral leans through the map (the glyphs lean by themselves)
+        _drawn_moved(img, numeral, _affine(cx, cy, stretch=pr.stretch, shear=0.0 if own else lean))
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
         lettered = not clone and (rng is None or rng.random() < 0.4)
@@ -454,7 +528,16 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
                 # its mini cards lean in every print we know; the layout follows from the lean
                 # (not a new random draw, which would change every later render of a profile)
                 slant = (0.1 + lean, int(lean * 1000) % 2)
-            symbol(img, cx, cy, w * 0.62, fg, centre_ol if clone else INK["black"], *slant)
+            sym_ol = centre_ol if clone else INK["black"]
+            kw = _symbol_printing(rank, pr)
+
+            def centre_symbol(canvas: np.ndarray) -> None:
+                if rank == "draw2" and pr.plus2 is not None:
+                    _text(canvas, "+2", cx, cy, h * 0.26, fg, sym_ol, pr.plus2, weight * 0.8, shadow=0.04)
+                else:
+                    symbol(canvas, cx, cy, w * 0.62, fg, sym_ol, *slant, **kw)
+            moved = rank in ACTION_RANKS + NO_MERCY_RANKS
+            _drawn_moved(img, centre_symbol, _affine(cx, cy, pr.sym_angle, pr.sym_scale) if moved else None)
     # corner indices: top-left upright, bottom-right upside down
     idx_h = h * 0.085
     ix, iy = border + w * 0.10, border + h * 0.08
@@ -462,12 +545,22 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     for rot in (False, True):
         if label is not None:
             _text(img, label, ix if not rot else w - ix, iy if not rot else h - iy, idx_h, INK["white"], INK["black"]
-                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX, 0.18, underline=label in ("6", "9"), rotate180=rot,
-                  numerals=True)
+                  if not clone else None, cv2.FONT_HERSHEY_DUPLEX if own else pr.font,
+                  0.18 if pr.weight is None else pr.weight, underline=label in ("6", "9"), rotate180=rot,
+                  numerals=own, bar=pr.bar, extras=pr.extras)
         else:
             x, y = (ix, iy) if not rot else (w - ix, h - iy)
-            SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None)
+            SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None, **_symbol_printing(rank, pr))
     return img
+
+
+def _symbol_printing(rank: str, pr: Printing) -> dict:
+    """The keyword arguments that draw `rank`'s symbol in printing `pr` (none: the style's)."""
+    if rank == "skip" and (pr.sym_weight, pr.slash) != (1.0, 45.0):
+        return {"weight": pr.sym_weight, "slash": pr.slash}
+    if rank == "reverse" and (pr.sym_weight, pr.arrows) != (1.0, 0):
+        return {"weight": pr.sym_weight, "arrows": pr.arrows}
+    return {}
 
 
 NINETY_NINE_FIELD: dict[str, tuple[int, int, int]] = {

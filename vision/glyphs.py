@@ -44,6 +44,12 @@ SKELETONS: dict[str, list[Path]] = {
     "8": [_arc(0.0, -0.26, 0.24, 0.24, 0, 360, 30), _arc(0.0, 0.23, 0.3, 0.27, 0, 360, 34)],
     "9": _rot180(_six()),
 }
+# strokes some printings add (training variety, cardface.Printing): a 7 crossed at mid height, a
+# 1 standing on a foot
+EXTRAS: dict[str, list[Path]] = {
+    "7": [[(-0.06, 0.02), (0.3, 0.02)]],
+    "1": [[(-0.2, 0.5), (0.32, 0.5)]],
+}
 ADVANCE = 0.82   # distance between digit centres of a two-digit number, in heights
 GLYPH_WIDTH = 0.66  # widest skeleton (the 4), in stroke-free heights
 
@@ -55,15 +61,15 @@ def text_width(text: str, height: float, weight: float) -> float:
 
 
 def draw_numeral(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour: tuple[int, int, int],
-                 weight: float = 0.2, italic: float = 0.0, extra: float = 0.0) -> None:
+                 weight: float = 0.2, italic: float = 0.0, extra: float = 0.0, extras: bool = False) -> None:
     """Draw the digits of `text` centred at (cx, cy), `height` tall including the stroke.
     `weight`: stroke as a share of the height; `italic`: shear (top leans right by this share
-    of the height); `extra`: px added to the stroke (outline layers)."""
+    of the height); `extra`: px added to the stroke (outline layers); `extras`: the EXTRAS strokes too."""
     inner = height * (1 - weight)
     thick = max(1, int(round(height * weight + extra)))
     x0 = cx - ADVANCE * height * (len(text) - 1) / 2
     for k, ch in enumerate(text):
-        for path in SKELETONS[ch]:
+        for path in SKELETONS[ch] + (EXTRAS.get(ch, []) if extras else []):
             pts = np.array([(x0 + k * ADVANCE * height + (x - italic * y) * inner, cy + y * inner) for x, y in path])
             cv2.polylines(img, [np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)], False, colour, thick,
                           cv2.LINE_AA, shift=4)

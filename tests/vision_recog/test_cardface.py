@@ -1,10 +1,11 @@
 """The card-face renderer: every code of every deck renders, with a card-shaped alpha mask."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.cardface import STYLES, all_codes, render_back, render_card
+from tableref.vision.cardface import STYLES, UNO_STYLES, Printing, all_codes, render_back, render_card
 
 
 @pytest.mark.parametrize("deck,count", [("uno", 54), ("uno112", 57), ("uno_no_mercy", 68),
@@ -45,3 +46,28 @@ def test_unknown_code_and_style_are_rejected() -> None:
         render_card("7")
     assert render_back("classic", 50).shape == (78, 50, 4)
     assert render_back("ono99", 50).shape == (78, 50, 4)
+
+
+@pytest.mark.parametrize("style", UNO_STYLES)
+def test_default_printing_draws_the_style_itself(style: str) -> None:
+    """Printing() is no printing at all: the same bytes, with and without rng (the classic
+    reader's built-in profile renders with rng and no printing)."""
+    for code in ("red-6", "blue-9", "green-7", "yellow-1", "red-skip", "blue-reverse", "green-draw2", "wild_draw4"):
+        assert np.array_equal(render_card(code, style, 90), render_card(code, style, 90, None, Printing()))
+        a = render_card(code, style, 90, np.random.default_rng(3))
+        assert np.array_equal(a, render_card(code, style, 90, np.random.default_rng(3), Printing()))
+
+
+@pytest.mark.parametrize("code,printing", [
+    ("red-6", Printing(font=cv2.FONT_HERSHEY_COMPLEX)), ("red-6", Printing(stretch=0.8)),
+    ("red-6", Printing(lean=-0.15)), ("blue-9", Printing(bar=(0.12, 1.3))), ("green-7", Printing(extras=True)),
+    ("yellow-1", Printing(extras=True)), ("red-skip", Printing(sym_weight=1.5, slash=30.0)),
+    ("red-reverse", Printing(arrows=1)), ("red-reverse", Printing(arrows=2)),
+    ("red-draw2", Printing(sym_angle=20.0)), ("red-draw2", Printing(plus2=cv2.FONT_HERSHEY_SIMPLEX)),
+])
+def test_printing_fields_draw_other_printings(code: str, printing: Printing) -> None:
+    """Each of the training's printing fields changes the card it concerns (generator 6)."""
+    plain = render_card(code, "classic", 90)
+    other = render_card(code, "classic", 90, None, printing)
+    assert other.shape == plain.shape and np.array_equal(other[:, :, 3], plain[:, :, 3])
+    assert np.abs(other[:, :, :3].astype(np.int16) - plain[:, :, :3]).mean() > 0.3
