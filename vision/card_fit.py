@@ -10,6 +10,8 @@ classifies them all and keeps the surest.
 """
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -114,6 +116,7 @@ def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
     return float(np.argmax(hist)) + 0.5
 
 
+@functools.lru_cache(maxsize=64)
 def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
     """Points along a centred a x b rectangle's edges (inset a little) and their unit normals."""
     t = (np.arange(n) + 0.5) / n - 0.5
@@ -123,7 +126,9 @@ def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
         along = np.array([ny, nx], np.float32)  # direction of the edge
         pts.append(np.array([px, py], np.float32) + t[:, None] * (0.85 * length) * along)
         normals.append(np.repeat(np.array([[nx, ny]], np.float32), n, axis=0))
-    return np.concatenate(pts), np.concatenate(normals)
+    points, across = np.concatenate(pts), np.concatenate(normals)
+    points.flags.writeable = across.flags.writeable = False  # shared by every call (lru_cache)
+    return points, across
 
 
 def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: list[float],
@@ -138,62 +143,65 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     # Many outlines on whole-pixel centres (the coarse search): the gradient across each pair
     # of sides is worked out once per angle for every pixel, on an image grown by repeating
     # its border (as clipping to the border would read it), so that each outline's samples
-    # are its centre's index plus fixed offsets. Few outlines: each sample on its own.
+    # are its centre's index plus fixed offsets. Few outlines (the fine search): each sample
+    # on its own, every angle at once (their count, not their size, is what costs there).
     integral = bool(np.all(centres == np.round(centres)))
     whole = len(centres) * 4 * n * len(sides) > 2 * h * w and integral
-    at_x, at_y = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
-    pad = int(np.ceil(max(sides) * np.hypot(ASPECT, 1) / 2)) + 2 if whole else 0
-    wide = w + 2 * pad
-    if whole:
-        at = ((centres[:, 1] + pad) * wide + centres[:, 0] + pad).astype(np.int64)
-    turns = {}
+    rots = []
     for ang in angles:
         t = np.radians(ang)
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-        normals = (rot @ np.array([0, 1], np.float32), rot @ np.array([1, 0], np.float32))
-        across = None
-        if whole:
-            if (ang, pad) not in cache:
-                if pad not in cache:
-                    cache[pad] = tuple(cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_REPLICATE) for g in (gx, gy))
-                px, py = cache[pad]
-                cache[ang, pad] = tuple(np.abs(px * nx + py * ny).ravel() for nx, ny in normals)
-            across = cache[ang, pad]
-        turns[ang] = (rot, normals, across)
-    out = []
+        rots.append(np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32))
+    # per angle, the unit normal of each sample's side: the a sides' (first 2n samples), the b sides'
+    normals = np.empty((len(rots), 4 * n, 2), np.float32)
+    for k, rot in enumerate(rots):
+        normals[k, :2 * n] = rot @ np.array([0, 1], np.float32)
+        normals[k, 2 * n:] = rot @ np.array([1, 0], np.float32)
+    if whole:
+        pad = int(np.ceil(max(sides) * np.hypot(ASPECT, 1) / 2)) + 2
+        wide = w + 2 * pad
+        at = ((centres[:, 1] + pad) * wide + centres[:, 0] + pad).astype(np.int64)
+        across = [_across(gx, gy, ang, pad, normals[k, [0, -1]], cache) for k, ang in enumerate(angles)]
     gxf, gyf = gx.ravel(), gy.ravel()
+    out = []
     for s in sides:
         a, b = s * ASPECT, s  # long side along the angle
         square = _outline(a, b, n)[0]
-        for ang in angles:
-            rot, normals, across = turns[ang]
-            if across is not None:
-                off = np.round(square @ rot.T).astype(np.int64)
-                flat = at[:, None] + (off[:, 1] * wide + off[:, 0])[None, :]
-            elif integral:
+        offsets = np.stack([square @ rot.T for rot in rots])  # (angles, 4n, 2)
+        if whole:
+            # the b sides' samples index the second half of `across` (see _across)
+            off = np.round(offsets).astype(np.int64)
+            shift = off[..., 1] * wide + off[..., 0] + np.repeat([0, (h + 2 * pad) * wide], 2 * n)
+            support = np.stack([across[k][at[:, None] + shift[k][None, :]] for k in range(len(angles))])
+        else:
+            if integral:
                 # whole-pixel centres: the outline's offsets are rounded once (a centre's whole
                 # pixels do not change how its offset rounds)
-                off = np.round(square @ rot.T).astype(np.int32)
-                x = np.clip(at_x[:, None] + off[None, :, 0], 0, w - 1)
-                y = np.clip(at_y[:, None] + off[None, :, 1], 0, h - 1)
-                flat = y * w + x
+                off = np.round(offsets).astype(np.int32)
+                x = np.clip(centres[:, 0].astype(np.int32)[None, :, None] + off[:, None, :, 0], 0, w - 1)
+                y = np.clip(centres[:, 1].astype(np.int32)[None, :, None] + off[:, None, :, 1], 0, h - 1)
             else:
-                xy = centres[:, None, :] + (square @ rot.T)[None, :, :]
-                x = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
-                y = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
-                flat = y * w + x
-            sides_ab = (flat[:, :2 * n], flat[:, 2 * n:])  # the a sides (normal 0), the b sides (normal 1)
-            if across is not None:
-                parts = [across[k][f] for k, f in enumerate(sides_ab)]
-            else:
-                parts = [np.abs(gxf[f] * normals[k][0] + gyf[f] * normals[k][1]) for k, f in enumerate(sides_ab)]
-            support = np.concatenate(parts, axis=1)
-            # a median-like score: the outline must show all round, not one strong edge
-            q = support.shape[1] // 4
-            score = np.partition(support, q, axis=1)[:, q]
-            for i in np.argsort(-score)[:3]:
-                out.append((float(score[i]), centres[i], ang, a, b))
+                x = np.clip(np.round(centres[:, 0][None, :, None] + offsets[:, None, :, 0]).astype(np.int32), 0, w - 1)
+                y = np.clip(np.round(centres[:, 1][None, :, None] + offsets[:, None, :, 1]).astype(np.int32), 0, h - 1)
+            flat = y * w + x  # (angles, centres, 4n)
+            support = np.abs(gxf[flat] * normals[:, None, :, 0] + gyf[flat] * normals[:, None, :, 1])
+        # a median-like score: the outline must show all round, not one strong edge (a sort
+        # of a hundred values is quicker than numpy's partition of them, and picks the same)
+        score = np.sort(support, axis=2)[..., support.shape[2] // 4]
+        for k, best in enumerate(np.argsort(-score, axis=1)[:, :3]):
+            out += [(float(score[k, i]), centres[i], angles[k], a, b) for i in best]
     return out
+
+
+def _across(gx: np.ndarray, gy: np.ndarray, ang: float, pad: int, normals: np.ndarray, cache: dict) -> np.ndarray:
+    """Per pixel of the gradients grown by `pad`, the gradient across the a sides (normal 0)
+    then across the b sides (normal 1) of an outline at `ang`, flattened one after the other
+    (so one look-up serves both), kept in `cache`."""
+    if (ang, pad) not in cache:
+        if pad not in cache:
+            cache[pad] = tuple(cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_REPLICATE) for g in (gx, gy))
+        px, py = cache[pad]
+        cache[ang, pad] = np.concatenate([np.abs(px * nx + py * ny).ravel() for nx, ny in normals])
+    return cache[ang, pad]
 
 
 def _around(centre: np.ndarray, reach: float, stride: float) -> np.ndarray:
