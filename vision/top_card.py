@@ -135,8 +135,7 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     warped = [warp_card(crop, q * k + shift) for q in candidates]
     read = _read_deciding(_pending(recogniser, warped), overlaps, [_area(q) for q in candidates])
     votes: dict[str, float] = {}
-    readings: dict[str, list[tuple[float, np.ndarray]]] = {}
-    likely: dict[str, tuple[tuple[str, float], ...]] = {}
+    readings: dict[str, list[tuple[float, np.ndarray, tuple[tuple[str, float], ...]]]] = {}
     declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
     for i, r in sorted(read.items()):
         quad = candidates[i]
@@ -144,12 +143,11 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
             if r.likely:
                 declined.append((overlaps[i], r.likely))
             continue
-        likely.setdefault(r.card, r.likely)
         # an outline votes as much as it matches the change: the card's own outline matches
         # it best; its oval's (a third of it) and one around older cards too (their print
         # reads surely as an older card) match it less
         votes[r.card] = votes.get(r.card, 0.0) + float(r.confidence) * overlaps[i]
-        readings.setdefault(r.card, []).append((float(r.confidence), quad))
+        readings.setdefault(r.card, []).append((float(r.confidence), quad, r.likely))
     if not votes:
         # declined: what the outline that best matches the change thought it might be
         said = max(declined, key=lambda t: t[0])[1] if declined else ()
@@ -157,24 +155,27 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     card = max(votes, key=lambda c: votes[c])
     # its surest reading, on the biggest outline that read it about as surely: the card's
     # oval reads as surely as the card, and must not pass for the card's size
-    surest = max(c for c, _ in readings[card])
-    quad = max((q for c, q in readings[card] if c >= surest - AS_SURE), key=_area)
-    runner_up = tuple(t for t in likely[card] if t[0] != card)[:1]
+    # (and the runner-up that outline's reading gives: which outlines are read depends on the
+    # order they are read in, that one does not)
+    surest = max(c for c, _, _ in readings[card])
+    _, quad, likely = max((r for r in readings[card] if r[0] >= surest - AS_SURE), key=lambda r: _area(r[1]))
+    runner_up = tuple(t for t in likely if t[0] != card)[:1]
     return Reading(card, surest, quad * k + offset, ((card, round(surest, 3)),) + runner_up)
 
 
 def _read_deciding(pending: list[Any], overlaps: list[float], areas: list[float]) -> dict[int, Any]:
     """{index: reading} of the outlines whose reading can change what the vote reports.
 
-    Outlines are read in order (the finder's surest first) until no unread outline can turn
-    the vote: each votes at most its overlap (a confidence is at most 1), and only for the
+    Outlines are read the most overlapping first (those can turn the vote most, so it is
+    settled after fewer) until no unread outline can turn it: each votes at most its
+    overlap (a confidence is at most 1), and only for the
     codes its learned reading leaves possible (PendingReading.could; the classic reader, the
     slow one, is asked only for those read). Then the winner's unread outlines are read that
     could still raise its confidence, or give a bigger outline read about as surely: what is
     reported is what reading them all would report."""
     n = len(pending)
     read = {i: p.read() for i, p in enumerate(pending) if p.is_read}
-    for i in range(n):
+    for i in sorted(range(n), key=lambda j: -overlaps[j]):
         if i not in read and _open(pending, read, overlaps) is None:
             read[i] = pending[i].read()
     winner = _open(pending, read, overlaps)

@@ -1,15 +1,19 @@
 """read_top_card: the outlines near the change vote with their confidence."""
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
+from tableref.vision.recognise import CardReading, PendingReading
 from tableref.vision.top_card import _explaining, read_top_card
 
 
 class ScriptedReader:
     """Stands in for the recogniser in this unit test of the vote alone: it offers fixed
-    outlines and gives a scripted answer per classification (then None)."""
+    outlines and gives a scripted answer per outline, by the outline's place in the order
+    they are offered for reading (then None); the vote reads them in an order of its own."""
 
     def __init__(self, quads: list[np.ndarray], answers: list[tuple[str | None, float]]) -> None:
         self.quads, self.answers, self.calls = quads, list(answers), 0
@@ -17,9 +21,15 @@ class ScriptedReader:
     def find_cards(self, crop: np.ndarray) -> list[np.ndarray]:
         return self.quads
 
-    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+    def pending_reads(self, warped: list[np.ndarray]) -> list[PendingReading]:
+        return [PendingReading(None, functools.partial(self._reading, i, w)) for i, w in enumerate(warped)]
+
+    def _reading(self, i: int, warped: np.ndarray) -> CardReading:
         self.calls += 1
-        return self.answers.pop(0) if self.answers else (None, 0.0)
+        return CardReading(*self.answer(i, warped))
+
+    def answer(self, i: int, warped: np.ndarray) -> tuple[str | None, float]:
+        return self.answers[i] if i < len(self.answers) else (None, 0.0)
 
 
 def _setup() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
@@ -62,8 +72,7 @@ class BrightnessReader(ScriptedReader):
     """Reads a dark outline (the inside of a card's oval) as one card and a bright one (a
     whole card with its white border) as another."""
 
-    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
-        self.calls += 1
+    def answer(self, i: int, warped: np.ndarray) -> tuple[str | None, float]:
         return ("red-skip", 1.0) if warped.mean() < 100 else ("red-6", 0.6)
 
 
@@ -100,8 +109,7 @@ class BorderReader(ScriptedReader):
     """Reads an outline as the card only when all of its border is the card's white border
     (an outline off the card shows the table or the hand there); a dark one is the oval."""
 
-    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
-        self.calls += 1
+    def answer(self, i: int, warped: np.ndarray) -> tuple[str | None, float]:
         rim = np.concatenate([warped[:4].reshape(-1, 3), warped[-4:].reshape(-1, 3),
                               warped[:, :4].reshape(-1, 3), warped[:, -4:].reshape(-1, 3)])
         if warped.mean() < 100:
@@ -146,8 +154,8 @@ def test_an_outline_holding_all_of_the_change_beats_one_inside_it() -> None:
     card, oval = _rect(140, 60, 260, 240), _rect(175, 90, 225, 210)
 
     class Reader(ScriptedReader):
-        def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
-            self.calls += 1   # the oval alone is no card; the card with its white border is
+        def answer(self, i: int, warped: np.ndarray) -> tuple[str | None, float]:
+            # the oval alone is no card; the card with its white border is
             return ("red-6", 0.9) if warped[:4].min() >= 200 and warped[-4:].min() >= 200 else (None, 0.0)
 
     got = read_top_card(Reader([oval, oval + 1, oval - 1, card], []), frame, (0, 0, 400, 300), changed)
@@ -170,8 +178,7 @@ def test_an_outline_around_older_cards_too_is_outvoted_by_the_card_s_own() -> No
 class RimReader(ScriptedReader):
     """Reads an outline as the card when nearly all of its rim is the card's white border."""
 
-    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
-        self.calls += 1
+    def answer(self, i: int, warped: np.ndarray) -> tuple[str | None, float]:
         rim = np.concatenate([warped[:6].reshape(-1, 3), warped[-6:].reshape(-1, 3),
                               warped[:, :6].reshape(-1, 3), warped[:, -6:].reshape(-1, 3)])
         return ("red-6", 0.9) if (rim.min(axis=1) >= 180).mean() >= 0.9 else (None, 0.0)
