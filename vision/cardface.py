@@ -176,10 +176,10 @@ Symbol = Callable[[np.ndarray, float, float, float, tuple[int, int, int], tuple[
 def _sym_skip(img, cx, cy, s, fg, ol, weight=1.0, slash=45.0):
     """A ring crossed by a slash; `weight` scales the stroke, `slash`: the slash's rise in degrees."""
     r = s * 0.36
-    t = max(2, s * 0.11 * weight) if weight != 1.0 else max(2, s * 0.11)
+    t = max(2, s * 0.11 * weight)
     for col, extra in ((ol, t * 0.6), (fg, 0)) if ol else ((fg, 0),):
         cv2.circle(img, _pt(cx, cy), int(r * 16), col, int(t + extra), cv2.LINE_AA, shift=4)
-        if slash == 45.0:
+        if slash == 45.0:  # the default's own arithmetic (sin and cos of 45 degrees differ in the last bit)
             d = r * math.cos(math.pi / 4)
             cv2.line(img, _pt(cx - d, cy + d), _pt(cx + d, cy - d), col, int(t + extra), cv2.LINE_AA, shift=4)
         else:

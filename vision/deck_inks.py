@@ -35,11 +35,18 @@ def _mid(colour: str) -> float:
     return ((lo + hi) / 2) % HUES
 
 
+def _from_middle(hue: float, shades: tuple[float, float]) -> tuple[float, float]:
+    """(`hue`'s signed distance round the circle from the middle of the range of `shades`
+    (lo, hi), the range's half width)."""
+    lo, hi = shades
+    return _signed(hue - (lo + hi) / 2), (hi - lo) / 2
+
+
 def _inside(hue: float, colour: str) -> float:
     """The hue within the readers' range for `colour` nearest to `hue` (circular)."""
-    lo, hi = INK_SHADES[colour][0]
-    half = max(0.0, (hi - lo) / 2 - MARGIN)
-    return float((_mid(colour) + float(np.clip(_signed(hue - _mid(colour)), -half, half))) % HUES)
+    d, half = _from_middle(hue, INK_SHADES[colour][0])
+    half = max(0.0, half - MARGIN)
+    return float((_mid(colour) + float(np.clip(d, -half, half))) % HUES)
 
 
 def ink_hue(card_bgr: np.ndarray) -> float | None:
@@ -75,8 +82,14 @@ def ink_share(tone: tuple[float, float], colour: str, spread: float = 3.0) -> fl
     inside a colour's known inks is that colour; one midway between two colours', an orange
     between red and yellow, is either at about even odds, however clearly a reader names
     one of them."""
+    return ink_shares(tone, spread)[colour]
+
+
+def ink_shares(tone: tuple[float, float], spread: float = 3.0) -> dict[str, float]:
+    """ink_share of each of the four colours."""
     weight = {c: float(np.exp(-(_outside(tone, c) / spread) ** 2)) for c in COLOURS}
-    return weight[colour] / sum(weight.values())
+    total = sum(weight.values())
+    return {c: w / total for c, w in weight.items()}
 
 
 VALUE_STEP = 4.0  # value levels above a colour's brightest shade that weigh as one hue step
@@ -87,8 +100,9 @@ def _outside(tone: tuple[float, float], colour: str) -> float:
     only above the colour's brightest shade: shade and shadow darken any ink, but no light
     makes a green as bright as a yellow (a lime yellow has a green's hue, not its value)."""
     hue, value = tone
-    (lo, hi), v_hi = KNOWN_INKS[colour]
-    off_hue = max(0.0, abs(_signed(hue - (lo + hi) / 2)) - (hi - lo) / 2)
+    shades, v_hi = KNOWN_INKS[colour]
+    d, half = _from_middle(hue, shades)
+    off_hue = max(0.0, abs(d) - half)
     return float(np.hypot(off_hue, max(0.0, value - v_hi) / VALUE_STEP))
 
 
@@ -138,4 +152,4 @@ def recolour(card_bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-__all__ = ["ink_hue", "ink_tone", "ink_share", "circular_median", "hue_map", "moved", "recolour"]
+__all__ = ["ink_hue", "ink_tone", "ink_share", "ink_shares", "circular_median", "hue_map", "moved", "recolour"]

@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import IO, Callable
 
+import cv2
 import numpy as np
 
 from .classify_symbol import FEATURE_VERSION, features, rank_key
@@ -39,7 +40,9 @@ def sources_digest(folder: pathlib.Path = pathlib.Path(__file__).parent) -> str:
     return digest.hexdigest()[:10]
 
 
-BUILTIN_VERSION = f"f{FEATURE_VERSION}-{sources_digest()}"
+# ... and the OpenCV build's version: renders and features are OpenCV's arithmetic too (5.1
+# drew some cards otherwise than 5.0), and two environments may share one cache folder
+BUILTIN_VERSION = f"f{FEATURE_VERSION}-{sources_digest()}-cv{cv2.__version__}"
 NONE_LABEL = "_none"     # not a card face: table, hand, card back
 BACK_LABEL = "_back"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -175,8 +178,10 @@ def builtin_profile() -> Profile:
     try:
         _BUILTIN.save(path)
         for old in path.parent.glob("builtin-*.npz"):
-            if old != path:
-                old.unlink()  # profiles of older code are never read again
+            # profiles of older code are never read again; another OpenCV's may be, by
+            # another environment sharing the folder
+            if old != path and (old.stem.endswith(f"-cv{cv2.__version__}") or "-cv" not in old.stem):
+                old.unlink()
     except OSError:
         pass  # read-only home: keep it in memory only
     return _BUILTIN

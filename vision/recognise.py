@@ -26,7 +26,7 @@ from .card_model import CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
-from .deck_inks import hue_map, ink_share, ink_tone, recolour
+from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, order_quad, warp_card
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, mirrored_in, neighbours
@@ -323,13 +323,14 @@ class Recogniser:
         tone = ink_tone(warped)
         if tone is None:
             return reading
-        share = ink_share(tone, colour)
+        shares = ink_shares(tone)
+        share = shares[colour]
         if share >= self.config.ink_sure:
             return reading
-        other = max((c for c in COLOURS if c != colour), key=lambda c: ink_share(tone, c))
+        other = max((c for c in COLOURS if c != colour), key=lambda c: shares[c])
         likely = ((reading.card, round(share, 3)),)
         if f"{other}-{rank}" in self.codes:
-            likely += ((f"{other}-{rank}", round(ink_share(tone, other), 3)),)
+            likely += ((f"{other}-{rank}", round(shares[other], 3)),)
         return CardReading(None, min(reading.confidence, share), likely)
 
     def sees_no_card(self, warped_bgr: np.ndarray) -> bool:
