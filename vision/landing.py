@@ -26,7 +26,7 @@ from .pile_book import Event, PileBook, landed
 from .pile_change import (ChangeSizes, Roi, at_edge, exposure_step, inner_sides, origin, own_change, pieces,
                           raw_change, roi_of, without_halo)
 from .pile_motion import Motion
-from .pile_outline import beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
+from .pile_outline import at_size, beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
 from .pile_read import Read
 from .pile_region import PileRegion
 from .top_card import Reading
@@ -41,7 +41,9 @@ STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since 
 SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
 CUT_SPILL = 0.15  # a card cut by the frame's edge explains all but this share of the change (an arm does not)
 CUT_SHAPE = 0.15  # ... its outline is a card's proportions within this share
-CUT_SIZE = 0.2  # ... and the size of the cards read surely before within this share
+# ... and the size of the cards read surely before within this share (a camera tilted 20 degrees
+# shows a card at the frame's edge a quarter bigger than one in the middle)
+CUT_SIZE = 0.3
 
 
 @dataclass(frozen=True)
@@ -260,7 +262,11 @@ class LandingJudge:
             return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
         halo = 2 * self.config.motion.halo_px + 5
-        return explains_cut(small_quad(reading.quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
+        # grown to the cards' size: where the frame hides the card's own outline, the outline
+        # read surest may be its printed field, a fifth smaller, which stops short of the edge
+        # (one bigger than the cards is the card itself, seen nearer)
+        quad = at_size(reading.quad, known) if known and short < known else reading.quad
+        return explains_cut(small_quad(quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
 
     def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, waited: float) -> None:
         """An arm (or something new at the edge) lies across the region and keeps still."""

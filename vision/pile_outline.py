@@ -22,6 +22,13 @@ def short_long(quad: Any) -> tuple[float, float]:
     return float(min(sides)), float(max(sides))
 
 
+def at_size(quad: Any, short: float) -> np.ndarray:
+    """The outline scaled about its centre to a short side of `short`."""
+    q = np.asarray(quad, np.float32).reshape(-1, 2)
+    centre = q.mean(axis=0)
+    return centre + (q - centre) * np.float32(short / max(short_long(q)[0], 1.0))
+
+
 def small_quad(quad: Any, scale: float, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """An outline in frame pixels -> working-size pixels from `origin`."""
     return np.asarray(quad, np.float32).reshape(-1, 2) * scale - np.array(origin, np.float32)
