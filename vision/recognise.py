@@ -459,9 +459,13 @@ class Recogniser:
                 # a proposal not read surely, again snapped onto the edges nearby at the
                 # spread's card size: a card proposed beside an outline of the print alone, or
                 # of a card's visible part, is as far off
-                unsure = [snap(grads, p, size) for p, r in zip(proposed, read) if r.card is None or r.confidence < SURE]
-                read += self._read_beside(image_bgr, unsure, cover)
-                proposed += unsure
+                # (a sure one too: a card read a little off can read wrong, a 1 whose corner
+                # a neighbour's edge crosses as a 7, so where the two read different codes
+                # neither stands)
+                snapped = [snap(grads, p, size) for p in proposed]
+                read, again = _agreeing(read, self._read_beside(image_bgr, snapped, cover))
+                read += again
+                proposed += snapped
             kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
                                     read.__getitem__)
             new = kept[before:]
@@ -515,8 +519,32 @@ class Recogniser:
             # outline may be a diagonal oval, and the cards of a spread lie alike
             quads = [k.quad for k in kept if k.quad is not None]
             grown = [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
-            kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
+            size = spread_size(quads)
+            if grown and size is not None:
+                placed, scores, reading = self._read_snapped(image_bgr, grown, size)
+                kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
+            else:
+                kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
         return kept
+
+    def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float]
+                      ) -> tuple[list[np.ndarray], list[float], Callable[[int], CardReading]]:
+        """Each of `quads` (a card placed by a guess: around an outline of its oval) read as
+        placed and snapped onto the edges nearby at the spread's card `size`: a card read a
+        little off can read wrong (a 1 whose corner a neighbour's edge crosses reads as a 7),
+        so where the two read different codes neither stands; else the surer reading, on its
+        outline. The arguments for _read_apart: quads, scores, reading."""
+        grads = edge_image(image_bgr)
+        snapped = [snap(grads, q, size) for q in quads]
+        both = self._lazy_reader(image_bgr, list(quads) + snapped, doubt=True)
+        plain, moved = _agreeing([both(i) for i in range(len(quads))],
+                                 [both(len(quads) + i) for i in range(len(quads))])
+        out_quads, out_reads = [], []
+        for a, b, q, sq in zip(plain, moved, quads, snapped):
+            best = max(((a, q), (b, sq)), key=lambda t: (t[0].card is not None, t[0].confidence))
+            out_quads.append(best[1])
+            out_reads.append(best[0])
+        return out_quads, [CROP_SCORE] * len(out_quads), out_reads.__getitem__
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
                     kept: list[Recognition], most: float = ALL_OVERLAP,
@@ -691,6 +719,16 @@ def _doubted(reading: CardReading, learned: dict[str, float]) -> CardReading:
             learned.get(reading.card, 0.0) >= ALL_DOUBT_LEARNED:
         return reading
     return CardReading(None, reading.confidence, reading.likely)
+
+
+def _agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
+    """Two readings of each card (as placed, and snapped onto its edges): where both read a
+    code and the codes differ, neither stands (each declined, the first's likely codes kept)."""
+    a_out, b_out = list(first), list(second)
+    for i, (a, b) in enumerate(zip(first, second)):
+        if a.card is not None and b.card is not None and a.card != b.card:
+            a_out[i] = b_out[i] = CardReading(None, 0.0, a.likely)
+    return a_out, b_out
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:

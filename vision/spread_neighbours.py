@@ -72,14 +72,22 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
             shift = side * SHIFTS[:, None] * ut[None, :]
             # either long edge of the card shifted so far: the far one shows when nothing lies
             # beyond it, the near one when the neighbour lies over this card
-            support = np.maximum(*(np.mean(across(grads, a + shift, b + shift) >= strong, axis=1)
-                                   for a, b in (left, right)))
+            near, far = (np.mean(across(grads, a + shift, b + shift) >= strong, axis=1) for a, b in (left, right))
+            support = np.maximum(near, far)
             edges = np.flatnonzero(support >= EDGE_SHARE)
             if len(edges):
                 # the nearest edge (further ones belong to cards beyond), but the outer one
                 # of the pair a white border makes: the print's edge lies just inside it
                 k = int(edges[edges <= edges[0] + BORDER_STEPS].max())
                 out.append((t + side * SHIFTS[k] * ut).astype(np.float32))
+            # a card lying apart or touching shows both long edges: where the card's own
+            # edges are faint (a white border on a pale table) its print's edges pass the
+            # nearest-edge test half a card short, so the nearest shift both edges support
+            # is proposed too
+            both = np.flatnonzero(np.minimum(near, far) >= EDGE_SHARE)
+            if len(both) and (not len(edges) or both[0] > k):
+                kb = int(both[both <= both[0] + BORDER_STEPS].max())
+                out.append((t + side * SHIFTS[kb] * ut).astype(np.float32))
     return out
 
 
