@@ -133,9 +133,9 @@ def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
         along = np.array([ny, nx], np.float32)  # direction of the edge
         pts.append(np.array([px, py], np.float32) + t[:, None] * (0.85 * length) * along)
         normals.append(np.repeat(np.array([[nx, ny]], np.float32), n, axis=0))
-    points, across = np.concatenate(pts), np.concatenate(normals)
-    points.flags.writeable = across.flags.writeable = False  # shared by every call (lru_cache)
-    return points, across
+    points, units = np.concatenate(pts), np.concatenate(normals)
+    points.flags.writeable = units.flags.writeable = False  # shared by every call (lru_cache)
+    return points, units
 
 
 def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: list[float],

@@ -555,10 +555,11 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
 
 
 def _symbol_printing(rank: str, pr: Printing) -> dict:
-    """The keyword arguments that draw `rank`'s symbol in printing `pr` (none: the style's)."""
-    if rank == "skip" and (pr.sym_weight, pr.slash) != (1.0, 45.0):
+    """The keyword arguments that draw `rank`'s symbol in printing `pr` (the skip and the
+    reverse take a printing's strokes; the other symbols none)."""
+    if rank == "skip":
         return {"weight": pr.sym_weight, "slash": pr.slash}
-    if rank == "reverse" and (pr.sym_weight, pr.arrows) != (1.0, 0):
+    if rank == "reverse":
         return {"weight": pr.sym_weight, "arrows": pr.arrows}
     return {}
 

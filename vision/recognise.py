@@ -427,22 +427,23 @@ class Recogniser:
         the others have is tried around it. Small cards (or few found) are searched again
         at the photo's full resolution, where their borders part. Last, the cards beside
         those found, which no outline parts from them (see _beside)."""
-        kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE)
+        grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
+        kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE, grads)
         h, w = image_bgr.shape[:2]
         if max(h, w) > ALL_WORK_SIDE * 1.25:
             shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
             if len(shorts) < ALL_FEW or float(np.median(shorts)) < ALL_FINE_SHORT:
                 # both searches' cards, the full resolution's first (its outlines are exacter)
-                fine = self._identify_all_at(image_bgr, max(h, w))
+                fine = self._identify_all_at(image_bgr, max(h, w), grads)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
-        return _alike(self._beside(image_bgr, _alike(kept)))
+        return _alike(self._beside(image_bgr, _alike(kept), grads))
 
-    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition]) -> list[Recognition]:
+    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition],
+                grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
         """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
         partly under its neighbour, which no outline found), round after round from the cards
-        the last round added."""
-        grads = edge_image(image_bgr)
+        the last round added. `grads`: the photo's edge_image."""
         new = kept
         for _ in range(ALL_BESIDE_ROUNDS):
             proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
@@ -456,12 +457,11 @@ class Recogniser:
             read = self._read_beside(image_bgr, proposed, cover)
             size = spread_size([k.quad for k in kept if k.quad is not None])
             if size is not None:
-                # a proposal not read surely, again snapped onto the edges nearby at the
-                # spread's card size: a card proposed beside an outline of the print alone, or
-                # of a card's visible part, is as far off
-                # (a sure one too: a card read a little off can read wrong, a 1 whose corner
-                # a neighbour's edge crosses as a 7, so where the two read different codes
-                # neither stands)
+                # each proposal also snapped onto the edges nearby at the spread's card size
+                # and read again: a card proposed beside an outline of the print alone, or of
+                # a card's visible part, is as far off; and a card read a little off can read
+                # wrong (a 1 whose corner a neighbour's edge crosses as a 7), so where the two
+                # read different codes neither stands
                 snapped = [snap(grads, p, size) for p in proposed]
                 read, again = _agreeing(read, self._read_beside(image_bgr, snapped, cover))
                 read += again
@@ -505,7 +505,8 @@ class Recogniser:
             return CardReading(None, classic.confidence, classic.likely)
         return self._ink_checked(classic, view)
 
-    def _identify_all_at(self, image_bgr: np.ndarray, work_side: int) -> list[Recognition]:
+    def _identify_all_at(self, image_bgr: np.ndarray, work_side: int,
+                         grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
         found = spread_outlines(image_bgr, work_side)
         kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
                                 [c.score for c in found if _card_shaped(c.quad)], [])
@@ -521,20 +522,21 @@ class Recogniser:
             grown = [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
             size = spread_size(quads)
             if grown and size is not None:
-                placed, scores, reading = self._read_snapped(image_bgr, grown, size)
+                placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
                 kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
             else:
                 kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
         return kept
 
-    def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float]
+    def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float],
+                      grads: tuple[np.ndarray, np.ndarray]
                       ) -> tuple[list[np.ndarray], list[float], Callable[[int], CardReading]]:
         """Each of `quads` (a card placed by a guess: around an outline of its oval) read as
         placed and snapped onto the edges nearby at the spread's card `size`: a card read a
         little off can read wrong (a 1 whose corner a neighbour's edge crosses reads as a 7),
         so where the two read different codes neither stands; else the surer reading, on its
-        outline. The arguments for _read_apart: quads, scores, reading."""
-        grads = edge_image(image_bgr)
+        outline (`grads`: the photo's edge_image). The arguments for _read_apart: quads,
+        scores, reading."""
         snapped = [snap(grads, q, size) for q in quads]
         both = self._lazy_reader(image_bgr, list(quads) + snapped, doubt=True)
         plain, moved = _agreeing([both(i) for i in range(len(quads))],

@@ -15,6 +15,7 @@ import pytest
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
+from tableref.vision.spread_neighbours import edge_image
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import score_spread
 
@@ -273,7 +274,7 @@ def test_a_card_placed_by_a_guess_stands_only_where_its_snapped_reading_agrees()
         across = (q[1] - q[0]) / np.linalg.norm(q[1] - q[0])
         offs.append((((q - centre) * 0.92) + centre + 0.1 * size[0] * across).astype(np.float32))
     rec = Recogniser("uno")
-    quads, _, reading = rec._read_snapped(img, offs, size)
+    quads, _, reading = rec._read_snapped(img, offs, size, edge_image(img))
     for i, card in enumerate(cards):
         assert quad_iou(offs[i], card.quad) < 0.8
         assert reading(i).card == card.card and quad_iou(quads[i], card.quad) >= 0.5
