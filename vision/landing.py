@@ -114,7 +114,8 @@ class LandingJudge:
         readings together are sure, or after `look_frames` reads or `look_s`."""
         look = self.looking
         assert look is not None
-        look.readings.append(read(n, look.roi, look.interior))
+        # the card has settled: its first reading's outlines are read again, not searched for
+        look.readings.append(read(n, look.roi, look.interior, look.readings[0].outlines))
         cfg = self.config
         if look.enough(cfg.look_frames, cfg.look_s, t, cfg.look_sure, cfg.look_conflict):
             return [self.looked(t, frame_index)]

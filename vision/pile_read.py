@@ -4,7 +4,7 @@ the one call into the recogniser) is the watcher's (watcher.py): this only frame
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -12,9 +12,14 @@ import numpy as np
 from .motion import View
 from .pile_change import Roi, origin
 from .pile_region import Box
-from .top_card import Reading
+from .top_card import Outlines, Reading
 
-Read = Callable[[View, Roi, np.ndarray], Reading]  # reads the card where `interior` (of `roi`) changed in a view
+
+class Read(Protocol):
+    """Reads the card where `interior` (of `roi`) changed in a view; given `outlines` (an
+    earlier reading's of the same settled card), reads those again instead of searching."""
+    def __call__(self, view: View, roi: Roi, interior: np.ndarray, outlines: Outlines | None = None) -> Reading: ...
+
 
 MARGIN = 0.25  # the crop reaches this share of the change's longer side beyond it (a card's edge may not change)
 

@@ -14,7 +14,7 @@ whether a hand lies beside it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -31,11 +31,25 @@ AS_SURE = 0.05  # readings this close to the surest are about as sure
 
 
 @dataclass(frozen=True)
+class Outlines:
+    """Where a read looked: the crop `box` (frame pixels), the outlines in it that may be the
+    new card (4x2, the crop's pixels), and each one's overlap of the change and area (shrunk
+    pixels, as the vote weighs them). A settled card does not move, so reading it again on the
+    next still frame (look_again.py) reads these again and skips the search for them: the
+    finder and the edge fit, about half of a read."""
+    box: Box
+    quads: tuple[np.ndarray, ...]
+    overlaps: tuple[float, ...]
+    areas: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class Reading:
     card: str | None
     confidence: float
     quad: np.ndarray | None  # 4x2, frame pixels
     likely: tuple[tuple[str, float], ...] = ()  # the two likeliest codes, read or declined
+    outlines: Outlines | None = field(default=None, compare=False, repr=False)  # where it was read
 
 
 def _coverage(quad: np.ndarray, changed: np.ndarray) -> float:
@@ -102,6 +116,54 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     """
     if recogniser is None:
         return Reading(None, 0.0, None)
+    return read_outlines(recogniser, frame_bgr, card_outlines(recogniser, frame_bgr, box, changed, card_side))
+
+
+def read_outlines(recogniser: Any, frame_bgr: np.ndarray, outlines: Outlines) -> Reading:
+    """Classify the new top card on `outlines` (card_outlines) of this frame: the outlines
+    vote (see the module doc). A settled card's outlines found on an earlier frame are read
+    again here as they are."""
+    if recogniser is None:
+        return Reading(None, 0.0, None)
+    x0, y0, x1, y1 = outlines.box
+    crop = frame_bgr[y0:y1, x0:x1]
+    candidates, overlaps = [q + np.float32([x0, y0]) for q in outlines.quads], list(outlines.overlaps)
+    # every outline that could turn the vote votes (see the module doc and _read_deciding)
+    warped = [warp_card(crop, q) for q in outlines.quads]
+    read = _read_deciding(_pending(recogniser, warped), overlaps, list(outlines.areas))
+    votes: dict[str, float] = {}
+    readings: dict[str, list[tuple[float, int, tuple[tuple[str, float], ...]]]] = {}
+    declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
+    for i, r in sorted(read.items()):
+        if r.card is None:
+            if r.likely:
+                declined.append((overlaps[i], r.likely))
+            continue
+        # an outline votes as much as it matches the change: the card's own outline matches
+        # it best; its oval's (a third of it) and one around older cards too (their print
+        # reads surely as an older card) match it less
+        votes[r.card] = votes.get(r.card, 0.0) + float(r.confidence) * overlaps[i]
+        readings.setdefault(r.card, []).append((float(r.confidence), i, r.likely))
+    if not votes:
+        # declined: what the outline that best matches the change thought it might be
+        said = max(declined, key=lambda t: t[0])[1] if declined else ()
+        return Reading(None, 0.0, candidates[0] if candidates else None, said, outlines)
+    card = max(votes, key=lambda c: votes[c])
+    # its surest reading, on the biggest outline that read it about as surely: the card's
+    # oval reads as surely as the card, and must not pass for the card's size
+    # (and the runner-up that outline's reading gives: which outlines are read depends on the
+    # order they are read in, that one does not)
+    surest = max(c for c, _, _ in readings[card])
+    _, best, likely = max((r for r in readings[card] if r[0] >= surest - AS_SURE), key=lambda r: outlines.areas[r[1]])
+    runner_up = tuple(t for t in likely if t[0] != card)[:1]
+    return Reading(card, surest, candidates[best], ((card, round(surest, 3)),) + runner_up, outlines)
+
+
+def card_outlines(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray,
+                  card_side: float | None = None) -> Outlines:
+    """The outlines inside `box` (frame pixels) that may be the card that made the change
+    `changed` (see read_top_card): the finder's that cover the change best, and card-sized
+    ones fitted to the change itself."""
     x0, y0, x1, y1 = box
     crop = frame_bgr[y0:y1, x0:x1]
     # outlines are searched at a working scale and read from the crop at full resolution
@@ -127,40 +189,11 @@ def read_top_card(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.
     if card_side:
         candidates += edges.quads(card_side / k) + fitted_quads(edges.rect, card_side / k)
     candidates = _distinct(_explaining(candidates, changed_area))
-    # back to the crop's pixels (a shrunk pixel's centre is the middle of the k it stands for), and the frame's
+    # back to the crop's pixels (a shrunk pixel's centre is the middle of the k it stands for)
     shift = np.float32((k - 1) / 2)
-    offset = np.array([x0, y0], np.float32) + shift
-    # every outline that could turn the vote votes (see the module doc and _read_deciding)
-    overlaps = [_overlap(q, changed, changed_area) for q in candidates]
-    warped = [warp_card(crop, q * k + shift) for q in candidates]
-    read = _read_deciding(_pending(recogniser, warped), overlaps, [_area(q) for q in candidates])
-    votes: dict[str, float] = {}
-    readings: dict[str, list[tuple[float, np.ndarray, tuple[tuple[str, float], ...]]]] = {}
-    declined: list[tuple[float, tuple[tuple[str, float], ...]]] = []
-    for i, r in sorted(read.items()):
-        quad = candidates[i]
-        if r.card is None:
-            if r.likely:
-                declined.append((overlaps[i], r.likely))
-            continue
-        # an outline votes as much as it matches the change: the card's own outline matches
-        # it best; its oval's (a third of it) and one around older cards too (their print
-        # reads surely as an older card) match it less
-        votes[r.card] = votes.get(r.card, 0.0) + float(r.confidence) * overlaps[i]
-        readings.setdefault(r.card, []).append((float(r.confidence), quad, r.likely))
-    if not votes:
-        # declined: what the outline that best matches the change thought it might be
-        said = max(declined, key=lambda t: t[0])[1] if declined else ()
-        return Reading(None, 0.0, candidates[0] * k + offset if candidates else None, said)
-    card = max(votes, key=lambda c: votes[c])
-    # its surest reading, on the biggest outline that read it about as surely: the card's
-    # oval reads as surely as the card, and must not pass for the card's size
-    # (and the runner-up that outline's reading gives: which outlines are read depends on the
-    # order they are read in, that one does not)
-    surest = max(c for c, _, _ in readings[card])
-    _, quad, likely = max((r for r in readings[card] if r[0] >= surest - AS_SURE), key=lambda r: _area(r[1]))
-    runner_up = tuple(t for t in likely if t[0] != card)[:1]
-    return Reading(card, surest, quad * k + offset, ((card, round(surest, 3)),) + runner_up)
+    return Outlines(box, tuple(q * k + shift for q in candidates),
+                    tuple(_overlap(q, changed, changed_area) for q in candidates),
+                    tuple(_area(q) for q in candidates))
 
 
 def _read_deciding(pending: list[Any], overlaps: list[float], areas: list[float]) -> dict[int, Any]:

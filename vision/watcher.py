@@ -58,7 +58,7 @@ from .pile_motion import PileMotion
 from .pile_outline import small_quad, whole_card
 from .pile_read import reading_window
 from .pile_region import Box, PileRegion, RegionError
-from .top_card import Reading, read_top_card
+from .top_card import Outlines, Reading, read_outlines, read_top_card
 from .watch_config import WatcherConfig
 
 __all__ = ["Event", "PileWatcher", "WatcherConfig"]
@@ -132,8 +132,8 @@ class PileWatcher:
 
         done: list[tuple[Box, np.ndarray, float | None, Reading]] = []  # this frame's reads (see _read)
 
-        def read(view: View, at: Roi, interior: np.ndarray) -> Reading:
-            return self._read(frame, view, at, interior, done)
+        def read(view: View, at: Roi, interior: np.ndarray, outlines: Outlines | None = None) -> Reading:
+            return self._read(frame, view, at, interior, done, outlines)
 
         return self._reported(self._judge.step(frame_index, t, n, roi, motion, read), frame_index)
 
@@ -171,13 +171,16 @@ class PileWatcher:
         return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)
 
     def _read(self, frame: np.ndarray, n: View, roi: Roi, interior: np.ndarray,
-              done: list[tuple[Box, np.ndarray, float | None, Reading]]) -> Reading:
+              done: list[tuple[Box, np.ndarray, float | None, Reading]], outlines: Outlines | None = None) -> Reading:
         """Read the top card where the pixels `interior` of `roi` changed: in a crop of the
         full-resolution frame, from the change without its halo (pile_read.py). `done` holds
         this frame's reads so far: the same crop and change read again on the same frame (a
         change at the frame's edge is read to judge it, then as a landing) is the same
-        reading, and reading is the slow part."""
+        reading, and reading is the slow part. `outlines` (an earlier frame's, of the same
+        settled card) are read again on this frame, not searched for (top_card.read_outlines)."""
         assert self._norm is not None and self._book is not None
+        if outlines is not None:
+            return read_outlines(self.recogniser, frame, outlines)
         core = without_halo(n, self._book.image, roi, interior, self.config.motion)
         fh, fw = frame.shape[:2]
         box, changed = reading_window(core, interior, roi, self._norm.scale, self._norm.small_size, (fw, fh))

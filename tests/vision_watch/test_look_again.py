@@ -41,20 +41,26 @@ def test_frames_that_all_decline_sum_their_likely_codes() -> None:
 
 
 class SteadyingReader(BrightCardReader):
-    """Reads the bright card as `answers[k]` on its k-th read (one read = one find_cards
-    call, then every outline of it): a first frame spoilt by glare, clearer ones after."""
+    """Reads the bright card as `answers[k]` on the k-th frame it is read on (`frame` is set
+    by the test as it feeds them): a first frame spoilt by glare, clearer ones after."""
 
     def __init__(self, answers: list[tuple[str | None, float]]) -> None:
         super().__init__()
-        self.answers, self.reads = answers, 0
+        self.answers, self.frame, self.frames_read, self.searches = answers, -1, [], 0
 
     def find_cards(self, crop: np.ndarray) -> list[np.ndarray]:
-        self.reads += 1
+        self.searches += 1
         return super().find_cards(crop)
+
+    @property
+    def reads(self) -> int:
+        return len(self.frames_read)
 
     def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
         if warped.mean() <= self.mean:
             return None, 0.0
+        if self.frame not in self.frames_read:
+            self.frames_read.append(self.frame)
         return self.answers[min(self.reads, len(self.answers)) - 1]
 
 
@@ -66,17 +72,25 @@ def _frames(then: list[np.ndarray] | None = None) -> list[np.ndarray]:
     return [bare] * 10 + [with_arm(card)] * 2 + (then if then is not None else [card] * 20)
 
 
-def _landings(reader: BrightCardReader, frames: list[np.ndarray], config: WatcherConfig = WatcherConfig()) -> list:
+def _landings(reader: SteadyingReader, frames: list[np.ndarray], config: WatcherConfig = WatcherConfig()) -> list:
     watcher = PileWatcher(reader, config=config)
-    return [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img) if e.event == "landed"]
+    landed = []
+    for i, img in enumerate(frames):
+        reader.frame = i
+        landed += [e for e in watcher.feed(i, i / FPS, img) if e.event == "landed"]
+    return landed
 
 
 def test_an_unsure_card_is_read_again_and_reported_as_the_frames_read_it() -> None:
     once = _landings(SteadyingReader([("red-6", 0.6), ("red-6", 0.95)]), _frames(), WatcherConfig(look_frames=1))
-    again = _landings(SteadyingReader([("red-6", 0.6), ("red-6", 0.95)]), _frames())
+    reader = SteadyingReader([("red-6", 0.6), ("red-6", 0.95)])
+    again = _landings(reader, _frames())
     assert [(e.card, e.confidence) for e in once] == [("red-6", 0.6)]
     assert [(e.card, e.confidence) for e in again] == [("red-6", 0.95)]
     assert again[0].frame == once[0].frame + 1   # one frame later: the second read was sure
+    # the settled card was read on two frames, on the outlines the first one's search found
+    assert (reader.reads, reader.searches) == (2, 1)
+    assert np.array_equal(again[0].quad, once[0].quad)
 
 
 def test_frames_that_disagree_are_declined_within_the_look() -> None:
