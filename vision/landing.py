@@ -77,6 +77,7 @@ class LandingJudge:
         self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
         self.cut_tried = -1.0  # the stillness (its start) in which a change at the frame's edge was read
+        self.notice: str | None = None  # what the user should know now (see aim_notice), else None
 
     # -- per frame ------------------------------------------------------------------------
     def step(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
@@ -187,8 +188,11 @@ class LandingJudge:
                 self.t_grow = t
                 return self._settled(frame_index, t, n, motion, read)
             self._arm_at_edge(t, n, roi, edge, waited)
+            if waited >= cfg.aim_notice_s:
+                self.notice = aim_notice(roi, edge, (self.region.width, self.region.height))
             return []
         self.edge = None
+        self.notice = None
         area = cv2.countNonZero(interior)
         # After a big exposure step, clipped highlights bend the ratios a little along bright
         # edges; ask for more evidence then (a card landing changes far more than that).
@@ -246,9 +250,8 @@ class LandingJudge:
         if self.cut_tried >= since:
             return False
         self.cut_tried = since
-        inner = inner_sides(roi, (self.region.width, self.region.height))
-        reached = (bool(edge[:, 0].any()), bool(edge[0].any()), bool(edge[:, -1].any()), bool(edge[-1].any()))
-        if any(r and i for r, i in zip(reached, inner)):
+        reached = frame_sides_reached(roi, edge, (self.region.width, self.region.height))
+        if reached is None:
             return False
         if self._as_before(n, roi, cv2.countNonZero(interior)):
             return True  # the top card, cut by the edge, taken back: the pile as before it
@@ -367,3 +370,28 @@ class LandingJudge:
         if seen < STILL_SHOWS * cv2.countNonZero(was):
             return False
         return cv2.countNonZero(cv2.bitwise_and(since, shows)) <= STILL_MOVED * seen
+
+
+FRAME_SIDES = ("left", "top", "right", "bottom")
+
+
+def frame_sides_reached(roi: Roi, edge: np.ndarray, region_size: tuple[int, int]) -> tuple[bool, ...] | None:
+    """Which of the left, top, right and bottom sides of `roi` the pieces `edge` reach, if
+    they reach only sides that are the frame's own edges (else None: something reaches into
+    the region from the table around it, an arm)."""
+    inner = inner_sides(roi, region_size)
+    reached = (bool(edge[:, 0].any()), bool(edge[0].any()), bool(edge[:, -1].any()), bool(edge[-1].any()))
+    return None if any(r and i for r, i in zip(reached, inner)) else reached
+
+
+def aim_notice(roi: Roi, edge: np.ndarray, region_size: tuple[int, int]) -> str | None:
+    """What to tell the user about a change that has lain still across the frame's own edge:
+    a card the frame cuts through its middle reads as no card and cannot be told from an arm
+    resting there, so it may be lost; the cure is to aim the camera (None: not the frame's edge)."""
+    reached = frame_sides_reached(roi, edge, region_size)
+    if reached is None or not any(reached):
+        return None
+    names = [name for name, r in zip(FRAME_SIDES, reached) if r]
+    sides = " and ".join(names) + (" edges" if len(names) > 1 else " edge")
+    return (f"something lies still across the camera's {sides}: a card there cannot be read. "
+            "If the pile reaches there, aim the camera so that the whole pile is in view")

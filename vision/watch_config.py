@@ -30,6 +30,7 @@ class WatcherConfig:
     halo_after_s: float = 0.2  # ... touching only the frame's edge: may be a card's halo (see pile_change.at_edge)
     absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
+    aim_notice_s: float = 2.0  # ... and a still change across the frame's own edge this long: tell the user (landing.aim_notice)
     history: int = 32
     beside_share: float = 0.2  # change beside the card read, this share of its area, is a hand,
     defer_still_s: float = 1.0  # ... unless nothing moves for this long,

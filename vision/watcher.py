@@ -113,6 +113,12 @@ class PileWatcher:
         x0, y0, x1, y1 = self.region.box()
         return int(x0 / s), int(y0 / s), int(x1 / s), int(y1 / s)
 
+    @property
+    def notice(self) -> str | None:
+        """What the user should know now about how the camera sees the pile (the pile cut by
+        the frame's edge: see landing.aim_notice), else None."""
+        return None if self._judge is None else self._judge.notice
+
     # -- per frame ------------------------------------------------------------------------
     def feed(self, frame_index: int, t: float, frame: np.ndarray) -> list[Event]:
         if self._norm is None:
