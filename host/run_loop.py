@@ -69,7 +69,6 @@ class RunLoop:
         self.paused_for: str | None = None   # what the video waits for (shown once per pause)
         self.may_go_on = False               # ... and a lone Enter lets it go on (a card may answer)
         self.quit = False
-        self._notice: str | None = None  # the watcher's notice last shown
         self._saved_for: int | None = None  # the journal's last camera frame when the watcher was last saved
         self.resumed_at: int | None = None  # the frame a resume sought to (None: read from the start)
         self.frames_seen = 0
@@ -120,7 +119,9 @@ class RunLoop:
             return
         before = len(self.ctrl.session.records)
         self._take(self.watcher.feed(frame.index, frame.t, frame.image))
-        self._tell_notice()
+        notice = self.watcher.fresh_notice()  # how the camera sees the pile (the frame cutting it)
+        if notice:
+            self.ctrl.notice(notice)
         if self.checkpoint is not None and len(self.ctrl.session.records) > before:
             last = self.ctrl.session.last_frame
             if last is not None and last > (self.skip_through_frame or -1) and last != self._saved_for:
@@ -130,15 +131,6 @@ class RunLoop:
             self.preview.show(frame.image, self.watcher.region_box, self.ctrl.last_card)
         if self.confirm and len(self.ctrl.session.records) > before:
             self.ask_confirmation(self.ctrl.recent[-1] if self.ctrl.recent else "")
-
-    def _tell_notice(self) -> None:
-        """The watcher's notice about how the camera sees the pile, shown once each time it
-        comes up (a watcher without notices has none)."""
-        notice = getattr(self.watcher, "notice", None)
-        if notice != self._notice:
-            self._notice = notice
-            if notice:
-                self.ctrl.notice(notice)
 
     def _take(self, events: list[Any]) -> None:
         """The watcher's events to the referee (those a resume has journaled already go)."""

@@ -123,11 +123,10 @@ def read_outlines(recogniser: Any, frame_bgr: np.ndarray, outlines: Outlines) ->
     """Classify the new top card on `outlines` (card_outlines) of this frame: the outlines
     vote (see the module doc). A settled card's outlines found on an earlier frame are read
     again here as they are."""
-    if recogniser is None:
-        return Reading(None, 0.0, None)
     x0, y0, x1, y1 = outlines.box
     crop = frame_bgr[y0:y1, x0:x1]
-    candidates, overlaps = [q + np.float32([x0, y0]) for q in outlines.quads], list(outlines.overlaps)
+    origin = np.float32([x0, y0])  # the crop's pixels -> the frame's
+    overlaps = list(outlines.overlaps)
     # every outline that could turn the vote votes (see the module doc and _read_deciding)
     warped = [warp_card(crop, q) for q in outlines.quads]
     read = _read_deciding(_pending(recogniser, warped), overlaps, list(outlines.areas))
@@ -147,7 +146,7 @@ def read_outlines(recogniser: Any, frame_bgr: np.ndarray, outlines: Outlines) ->
     if not votes:
         # declined: what the outline that best matches the change thought it might be
         said = max(declined, key=lambda t: t[0])[1] if declined else ()
-        return Reading(None, 0.0, candidates[0] if candidates else None, said, outlines)
+        return Reading(None, 0.0, outlines.quads[0] + origin if outlines.quads else None, said, outlines)
     card = max(votes, key=lambda c: votes[c])
     # its surest reading, on the biggest outline that read it about as surely: the card's
     # oval reads as surely as the card, and must not pass for the card's size
@@ -156,7 +155,7 @@ def read_outlines(recogniser: Any, frame_bgr: np.ndarray, outlines: Outlines) ->
     surest = max(c for c, _, _ in readings[card])
     _, best, likely = max((r for r in readings[card] if r[0] >= surest - AS_SURE), key=lambda r: outlines.areas[r[1]])
     runner_up = tuple(t for t in likely if t[0] != card)[:1]
-    return Reading(card, surest, candidates[best], ((card, round(surest, 3)),) + runner_up, outlines)
+    return Reading(card, surest, outlines.quads[best] + origin, ((card, round(surest, 3)),) + runner_up, outlines)
 
 
 def card_outlines(recogniser: Any, frame_bgr: np.ndarray, box: Box, changed: np.ndarray,

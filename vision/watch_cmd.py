@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
 
     source = open_source(args.source, fps=args.fps)
     watcher = PileWatcher(_recogniser(args.deck), region=args.region)
-    shown = None  # the watcher's notice last shown (stderr: stdout holds only the events)
     try:
         for frame in source:
             try:
@@ -57,10 +56,9 @@ def run(args: argparse.Namespace) -> int:
             except RegionError as exc:
                 raise UserError(f"{args.source}: {exc}") from None
             _print(events, args.json)
-            if watcher.notice != shown:
-                shown = watcher.notice
-                if shown:
-                    print(f"tableref: note: frame {frame.index}: {shown}", file=sys.stderr, flush=True)
+            notice = watcher.fresh_notice()
+            if notice:  # on stderr: stdout holds only the events
+                print(f"tableref: note: frame {frame.index}: {notice}", file=sys.stderr, flush=True)
         _print(watcher.finish(), args.json)  # a card still being read when the source ended
     finally:
         source.close()

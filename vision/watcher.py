@@ -78,6 +78,7 @@ class PileWatcher:
         self._judge: LandingJudge | None = None
         self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
         self._last_frame = (-1, 0.0)  # index and time of the last frame fed (the stream may end there)
+        self._told: str | None = None  # the notice as fresh_notice last saw it
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -118,6 +119,14 @@ class PileWatcher:
         """What the user should know now about how the camera sees the pile (the pile cut by
         the frame's edge: see landing.aim_notice), else None."""
         return None if self._judge is None else self._judge.notice
+
+    def fresh_notice(self) -> str | None:
+        """The notice when it has come up since the last call, else None: for a screen or a
+        log that says it once, not on every frame while it holds."""
+        now = self.notice
+        fresh = now if now != self._told else None
+        self._told = now
+        return fresh
 
     # -- per frame ------------------------------------------------------------------------
     def feed(self, frame_index: int, t: float, frame: np.ndarray) -> list[Event]:

@@ -93,7 +93,7 @@ def test_varied_spreads_keep_every_card_inside_the_frame(layout: str, overlap: f
 def test_a_cards_row_neighbours_are_proposed_where_they_lie(layout: str, overlap: float) -> None:
     # from each card's true outline, the cards beside it in its row (the one before and after,
     # under and over it) are proposed at their own places
-    from tableref.vision.spread_neighbours import edge_image, neighbours
+    from tableref.vision.spread_neighbours import neighbours
 
     img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"] * 2, range(1, 9))],
                               np.random.default_rng(7), overlap=overlap, layout=layout)
@@ -138,7 +138,6 @@ def test_an_outline_off_its_card_snaps_onto_the_cards_edges(overlap: float, leas
     # (IoU 0.78 with the card) snaps back onto the card at the spread's size: all 8 cards apart,
     # most when each lies 30% over the one before (measured: 8/8 and 5/8 at IoU >= 0.9)
     from tableref.vision.spread_fit import snap, spread_size
-    from tableref.vision.spread_neighbours import edge_image
 
     img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"] * 2, range(1, 9))],
                               np.random.default_rng(7), overlap=overlap)
@@ -224,7 +223,7 @@ def test_touching_cards_on_varied_tables_are_proposed_beside_each_other() -> Non
     # pass for its neighbour's, half a card short: on 8 varied spreads of 8 touching cards,
     # 63 of the 96 cards beside one another in a row were proposed from each other's true
     # outlines with the nearest edge alone, 67 with the nearest shift both long edges support
-    from tableref.vision.spread_neighbours import edge_image, neighbours
+    from tableref.vision.spread_neighbours import neighbours
 
     codes = all_codes("uno")
     pairs = found = 0
