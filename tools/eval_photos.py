@@ -11,8 +11,10 @@ Modes:
   faces    the card faces the synthetic photo clips are made of (synth/card_faces.py cuts
            each photo's card at the clip's card size), read flat by the built-in recogniser:
            about the most a watcher can read right in those clips.
+  small    each card shrunk to 40, 55 and 70 px wide, softened and JPEG'd as a far 640x360
+           webcam shows it (tools/other_clips.py's cards are 36-72 px), each end up.
 
-    python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|all] [--profile-seeds 1 2 3]
+    python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|small|all] [--profile-seeds 1 2 3]
                                 [--reader classic|model|both] [--veto P] [--sure-alone P] [--agree P] [--overrule P]
 
 Every mode prints the wrong-code rate beside the accuracy, and a reliability table (reported
@@ -211,11 +213,43 @@ def run_enroll(photos: list[Photo]) -> float:
     return first
 
 
+def webcam_small(card: np.ndarray, side: int) -> np.ndarray:
+    """A flat card image as a far 640x360 webcam shows it: `side` px wide, a little soft, JPEG'd."""
+    h, w = card.shape[:2]
+    small = cv2.resize(card, (side, max(1, round(side * h / w))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 0.6)
+    return cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+
+
+def run_small(photos: list[Photo], deck: str, sides: tuple[int, ...] = (40, 55, 70)) -> list[float]:
+    """Each card cut from its photo and shrunk to the 36-72 px a 640x360 webcam gives it (as in
+    tools/other_clips.py), read as it lies and turned half round: where 6, 8 and 9 and the
+    reverse's arrows blur together."""
+    from tableref.vision.synth.card_faces import crop_photo, recogniser_finder
+
+    finder = recogniser_finder()
+    rec = Recogniser(deck, config=CONFIG)
+    cards = [crop_photo(p.image, 4 * max(sides), finder) for p in photos]
+    accuracies = []
+    for side in sides:
+        results: list[tuple[Photo, str | None]] = []
+        confidences: list[float] = []
+        for p, card in zip(photos, cards):
+            small = webcam_small(card, side)
+            for view in (small, cv2.rotate(small, cv2.ROTATE_180)):
+                code, conf = rec.classify_card(view)
+                results.append((p, code))
+                confidences.append(conf)
+        accuracies.append(report(f"cards {side} px wide as a far webcam shows them, each end up, --deck {deck}, "
+                                 f"reader {CONFIG.reader}", results, confidences))
+    return accuracies
+
+
 def main(argv: list[str] | None = None) -> int:
     global CONFIG
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=pathlib.Path, default=DEFAULT_PHOTOS)
-    ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "faces", "all"), default="all")
+    ap.add_argument("--mode", choices=("loso", "builtin", "enroll", "faces", "small", "all"), default="all")
     ap.add_argument("--deck", default="auto", help="deck the LOSO recogniser expects (auto, uno, ...)")
     ap.add_argument("--profile-seeds", type=int, nargs="*", default=[], metavar="SEED",
                     help="also rebuild the built-in profile with these render seeds and score each (slow)")
@@ -243,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         run_enroll(photos)
     if args.mode in ("faces", "all"):
         run_faces(photos, args.deck)
+    if args.mode in ("small", "all"):
+        run_small(photos, args.deck)
     print(f"\n({time.time() - t0:.0f} s)")
     return 0
 
