@@ -219,11 +219,13 @@ def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colo
 
 
 # the reverse's arrow (centre line, tail to neck, in symbol sizes): as UNO prints it, then
-# other printings' (training variety): straight diagonal shafts, and a wide hook
+# other printings' (training variety): straight diagonal shafts, a wide hook, and long shafts
+# set apart with a gap between them (as recent printings draw it)
 REVERSE_ARROWS = (
     [(-0.13, 0.1), (-0.125, 0.04), (-0.1, -0.04), (-0.06, -0.1), (0.08, -0.23)],
     [(-0.12, 0.14), (-0.1, 0.0), (0.1, -0.2)],
     [(-0.02, 0.12), (-0.17, 0.06), (-0.17, -0.06), (-0.08, -0.14), (0.06, -0.16)],
+    [(-0.18, 0.05), (-0.15, -0.05), (0.06, -0.27)],
 )
 
 

@@ -62,11 +62,11 @@ def test_default_printing_draws_the_style_itself(style: str) -> None:
     ("red-6", Printing(font=cv2.FONT_HERSHEY_COMPLEX)), ("red-6", Printing(stretch=0.8)),
     ("red-6", Printing(lean=-0.15)), ("blue-9", Printing(bar=(0.12, 1.3))), ("green-7", Printing(extras=True)),
     ("yellow-1", Printing(extras=True)), ("red-skip", Printing(sym_weight=1.5, slash=30.0)),
-    ("red-reverse", Printing(arrows=1)), ("red-reverse", Printing(arrows=2)),
+    ("red-reverse", Printing(arrows=1)), ("red-reverse", Printing(arrows=2)), ("red-reverse", Printing(arrows=3)),
     ("red-draw2", Printing(sym_angle=20.0)), ("red-draw2", Printing(plus2=cv2.FONT_HERSHEY_SIMPLEX)),
 ])
 def test_printing_fields_draw_other_printings(code: str, printing: Printing) -> None:
-    """Each of the training's printing fields changes the card it concerns (generator 6)."""
+    """Each of the training's printing fields changes the card it concerns (generators 6 and 7)."""
     plain = render_card(code, "classic", 90)
     other = render_card(code, "classic", 90, None, printing)
     assert other.shape == plain.shape and np.array_equal(other[:, :, 3], plain[:, :, 3])
