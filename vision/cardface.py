@@ -220,7 +220,7 @@ def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colo
 
 # the reverse's arrow (centre line, tail to neck, in symbol sizes): as UNO prints it, then
 # other printings' (training variety): straight diagonal shafts, a wide hook, and long shafts
-# set apart with a gap between them (as recent printings draw it)
+# set apart with a gap between them (as most of the dev photos' decks print it)
 REVERSE_ARROWS = (
     [(-0.13, 0.1), (-0.125, 0.04), (-0.1, -0.04), (-0.06, -0.1), (0.08, -0.23)],
     [(-0.12, 0.14), (-0.1, 0.0), (0.1, -0.2)],

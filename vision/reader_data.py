@@ -117,7 +117,7 @@ def _lettering(rng: np.random.Generator) -> dict:
     out["extras"] = bool(rng.random() < 0.3)
     if rng.random() < 0.5:
         out["sym_angle"] = float(rng.uniform(-30, 30))
-    if rng.random() < 0.5:  # the dev photos' reverses are up to 1.7 times the classic print's
+    if rng.random() < 0.5:  # any symbol: the dev photos' reverses are up to 1.7 times the classic print's
         out["sym_scale"] = float(rng.uniform(0.8, 1.7))
     if rng.random() < 0.5:
         out["sym_weight"] = float(rng.uniform(0.6, 1.6))
