@@ -15,7 +15,7 @@ Modes:
            webcam shows it (tools/other_clips.py's cards are 36-72 px), each end up.
 
     python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|small|all] [--profile-seeds 1 2 3]
-                                [--reader classic|model|both] [--veto P] [--sure-alone P] [--agree P] [--overrule P]
+                                [--reader classic|model|both] [--veto P] [--sure-alone P] [--agree P] [--overrule P] [--contest P]
 
 Every mode prints the wrong-code rate beside the accuracy, and a reliability table (reported
 confidence against how often the code was right).
@@ -39,7 +39,7 @@ from tableref.vision.enrolment import build_enrolled
 from tableref.vision.profiles import Profile, build_builtin, builtin_profile
 from tableref.vision.recognise import Recogniser, RecogniserConfig
 
-CONFIG = RecogniserConfig()  # set from the command line (--reader, --veto, --sure-alone, --agree, --overrule)
+CONFIG = RecogniserConfig()  # set from the command line (--reader, --veto, --sure-alone, --agree, --overrule, --contest)
 
 DEFAULT_PHOTOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "photos"
 
@@ -258,9 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sure-alone", type=float, default=CONFIG.sure_alone)
     ap.add_argument("--agree", type=float, default=CONFIG.agree)
     ap.add_argument("--overrule", type=float, default=CONFIG.overrule)
+    ap.add_argument("--contest", type=float, default=CONFIG.contest)
     args = ap.parse_args(argv)
     CONFIG = replace(CONFIG, reader=args.reader, veto=args.veto, sure_alone=args.sure_alone, agree=args.agree,
-                     overrule=args.overrule)
+                     overrule=args.overrule, contest=args.contest)
     cv2.setNumThreads(1)
     t0 = time.time()
     photos = load_photos(args.photos)

@@ -100,11 +100,15 @@ def test_a_deck_in_inks_between_the_known_ones_is_asked_about_rather_than_misrea
     rng = np.random.default_rng(7)
     shots = [(odd_ink_shot(f"yellow-{r}", shift, rng), f"yellow-{r}") for shift in (-10, 10) for r in
              ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2") for _ in range(4)]
-    unchecked = Recogniser("uno", config=RecogniserConfig(ink_sure=0.0))
-    checked = Recogniser("uno")
+    # the ink check alone: the readers' contest (a sure learned reading of another code)
+    # catches some of the same misreads, so it is off on both sides
+    unchecked = Recogniser("uno", config=RecogniserConfig(ink_sure=0.0, contest=1.01))
+    checked = Recogniser("uno", config=RecogniserConfig(contest=1.01))
     before = [c for img, c in shots if unchecked.identify(img).card not in (None, c)]
     after = [c for img, c in shots if checked.identify(img).card not in (None, c)]
     assert len(before) >= 3 and len(after) <= len(before) // 3, (before, after)
+    both = [c for img, c in shots if Recogniser("uno").identify(img).card not in (None, c)]
+    assert len(both) <= len(after), (both, after)
 
 
 def test_a_card_read_in_a_colour_its_ink_is_not_is_asked_about_offering_both() -> None:

@@ -73,8 +73,24 @@ def test_a_sure_learned_reading_stands_over_an_unsure_classic_one() -> None:
     unsure = _reading("green-reverse", 0.73, ("green-reverse", 0.73), ("green-draw2", 0.2))
     assert recognise.settle(learned, probs, unsure, cfg).card == "green-draw2"
     # a sure classic reading is no decline: it stands where the learned reader allows its code
+    # and is not itself sure of another
+    fairly = _reading("green-draw2", 0.85, ("green-draw2", 0.85), ("green-reverse", 0.1))
     sure = _reading("green-reverse", 0.99, ("green-reverse", 0.99), ("green-draw2", 0.01))
-    assert recognise.settle(learned, probs, sure, cfg).card == "green-reverse"
+    assert recognise.settle(fairly, {"green-draw2": 0.85, "green-reverse": 0.1}, sure, cfg).card == "green-reverse"
+
+
+def test_two_sure_readers_disagreeing_are_asked_offering_both() -> None:
+    # a small 9 the classic reader reads as an 8 at 0.99 and the learned reader as a 9 at 0.93
+    # (dev photos shrunk to 40 px): neither wins, the table is asked
+    cfg = recognise.RecogniserConfig()
+    learned = _reading("yellow-9", 0.93, ("yellow-9", 0.93), ("yellow-8", 0.05))
+    probs = {"yellow-9": 0.93, "yellow-8": 0.05}
+    classic = _reading("yellow-8", 0.99, ("yellow-8", 0.99), ("yellow-6", 0.01))
+    asked = recognise.settle(learned, probs, classic, cfg)
+    assert asked.card is None and [c for c, _ in asked.likely] == ["yellow-8", "yellow-9"]
+    # the same pair with the learned reader under the contest level: the sure classic stands
+    unsure = _reading("yellow-9", 0.85, ("yellow-9", 0.85), ("yellow-8", 0.1))
+    assert recognise.settle(unsure, {"yellow-9": 0.85, "yellow-8": 0.1}, classic, cfg).card == "yellow-8"
 
 
 def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
