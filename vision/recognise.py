@@ -110,7 +110,8 @@ class RecogniserConfig:
     # "both": where the learned reader reads another code at least this surely, the classic
     # reading does not stand however sure it is: the table is asked, offered both (with the
     # generator-7 model, on the dev photos shrunk to 40 px wide, 5 of 7 wrong codes were such
-    # pairs, a 9 the classic reader read as a 6 or an 8 at 0.99; 2 right readings were asked)
+    # pairs, 6s the classic reader read as 9s, a 5 as a 6, a 9 as an 8, all at 1.00; 2 right
+    # readings were asked)
     contest: float = 0.9
     # a coloured card whose ink lies between two colours' known shades is asked (offered
     # both colours) unless its ink is at least this surely the read colour (deck_inks.ink_share;
@@ -143,16 +144,17 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
     """The one reading of the two readers' ("both"): the classic reading stands unless the
     learned reader all but rules its code out or surely reads another (then the table is
     asked, offered both), or reads another code more surely than the classic reader, itself
-    unsure, reads its own: that counts as the classic reader declining. Where the classic reader declines, the
-    learned reading stands when it is sure alone, or fairly sure and the classic reader's
-    own likeliest code. `own`: the codes the user's deck was enrolled with; a classic
-    reading of one of them rests on shots of that very deck, which the learned reader
-    never saw, so it is not vetoed."""
+    unsure, reads its own: that counts as the classic reader declining. Where the classic
+    reader declines, the learned reading stands when it is sure alone, or fairly sure and
+    the classic reader's own likeliest code. `own`: the codes the user's deck was enrolled
+    with; a classic reading of one of them rests on shots of that very deck, which the
+    learned reader never saw, so it is not vetoed."""
     if classic.card is not None:
         if classic.card in own:
             return classic
-        overruled = learned.card not in (None, classic.card) and learned.confidence > classic.confidence
-        contested = learned.card not in (None, classic.card) and learned.confidence >= cfg.contest
+        other = learned.card not in (None, classic.card)
+        overruled = other and learned.confidence > classic.confidence
+        contested = other and learned.confidence >= cfg.contest
         if not overruled or classic.confidence >= cfg.overrule:
             if probs.get(classic.card, 0.0) >= cfg.veto and not contested:
                 return classic

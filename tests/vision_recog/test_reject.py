@@ -81,7 +81,7 @@ def test_a_sure_learned_reading_stands_over_an_unsure_classic_one() -> None:
 
 def test_two_sure_readers_disagreeing_are_asked_offering_both() -> None:
     # a small 9 the classic reader reads as an 8 at 0.99 and the learned reader as a 9 at 0.93
-    # (dev photos shrunk to 40 px): neither wins, the table is asked
+    # (as on other_clips seed 400's clip 404): neither wins, the table is asked
     cfg = recognise.RecogniserConfig()
     learned = _reading("yellow-9", 0.93, ("yellow-9", 0.93), ("yellow-8", 0.05))
     probs = {"yellow-9": 0.93, "yellow-8": 0.05}
