@@ -28,6 +28,16 @@ def _reading(card: str | None, conf: float, *likely: tuple[str, float]) -> recog
     return recognise.CardReading(card, conf, tuple(likely))
 
 
+def _learned(code: str, p: float, other: str, q: float) -> tuple[recognise.CardReading, dict[str, float]]:
+    """The learned reader's reading of `code` at `p` (runner-up `other` at `q`) and its probabilities."""
+    return _reading(code, p, (code, p), (other, q)), {code: p, other: q}
+
+
+def _offered(reading: recognise.CardReading) -> list[str] | None:
+    """The codes the table is offered, or None where a code was read."""
+    return None if reading.card is not None else [c for c, _ in reading.likely]
+
+
 def test_two_readers_agreeing_on_a_code_neither_is_sure_of_read_it() -> None:
     cfg = recognise.RecogniserConfig()
     learned = _reading("wild", 0.8, ("wild", 0.8), ("wild_draw4", 0.1))
@@ -47,19 +57,16 @@ def test_the_classic_reading_stands_unless_the_learned_reader_rules_it_out() -> 
     learned = _reading("red-6", 0.7, ("red-6", 0.7), ("red-9", 0.3))
     classic = _reading("red-9", 0.9, ("red-9", 0.9), ("red-6", 0.1))
     assert recognise.settle(learned, {"red-6": 0.7, "red-9": 0.3}, classic, cfg).card == "red-9"
-    vetoed = recognise.settle(learned, {"red-6": 0.9999, "red-9": 0.0001}, classic, cfg)
-    assert vetoed.card is None and [c for c, _ in vetoed.likely] == ["red-9", "red-6"]
+    assert _offered(recognise.settle(learned, {"red-6": 0.9999, "red-9": 0.0001}, classic, cfg)) == ["red-9", "red-6"]
 
 
 def test_an_unsure_classic_reading_the_learned_reader_reads_otherwise_is_asked() -> None:
     # a worn 5 the classic reader takes for a 6 (0.61), the learned reader for a 5 (0.63):
     # two readers that fail differently, disagreeing, and neither sure
     cfg = recognise.RecogniserConfig()
-    learned = _reading("green-5", 0.63, ("green-5", 0.63), ("green-6", 0.35))
-    probs = {"green-5": 0.63, "green-6": 0.35}
+    learned, probs = _learned("green-5", 0.63, "green-6", 0.35)
     unsure = _reading("green-6", 0.61, ("green-6", 0.61), ("green-5", 0.39))
-    asked = recognise.settle(learned, probs, unsure, cfg)
-    assert asked.card is None and [c for c, _ in asked.likely] == ["green-6", "green-5"]
+    assert _offered(recognise.settle(learned, probs, unsure, cfg)) == ["green-6", "green-5"]
     sure = _reading("green-6", 0.95, ("green-6", 0.95), ("green-5", 0.05))
     assert recognise.settle(learned, probs, sure, cfg).card == "green-6"
 
@@ -82,15 +89,12 @@ def test_a_sure_learned_reading_stands_over_an_unsure_classic_one() -> None:
 def test_two_sure_readers_disagreeing_are_asked_offering_both() -> None:
     # a small 9 the classic reader reads as an 8 at 0.99 and the learned reader as a 9 at 0.93
     # (as on other_clips seed 400's clip 404): neither wins, the table is asked
-    cfg = recognise.RecogniserConfig()
-    learned = _reading("yellow-9", 0.93, ("yellow-9", 0.93), ("yellow-8", 0.05))
-    probs = {"yellow-9": 0.93, "yellow-8": 0.05}
     classic = _reading("yellow-8", 0.99, ("yellow-8", 0.99), ("yellow-6", 0.01))
-    asked = recognise.settle(learned, probs, classic, cfg)
-    assert asked.card is None and [c for c, _ in asked.likely] == ["yellow-8", "yellow-9"]
+    sure = recognise.settle(*_learned("yellow-9", 0.93, "yellow-8", 0.05), classic, recognise.RecogniserConfig())
+    assert _offered(sure) == ["yellow-8", "yellow-9"]
     # the same pair with the learned reader under the contest level: the sure classic stands
-    unsure = _reading("yellow-9", 0.85, ("yellow-9", 0.85), ("yellow-8", 0.1))
-    assert recognise.settle(unsure, {"yellow-9": 0.85, "yellow-8": 0.1}, classic, cfg).card == "yellow-8"
+    fairly = recognise.settle(*_learned("yellow-9", 0.85, "yellow-8", 0.1), classic, recognise.RecogniserConfig())
+    assert fairly.card == "yellow-8"
 
 
 def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
