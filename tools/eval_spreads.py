@@ -32,7 +32,8 @@ from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
-              ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4))
+              ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
+              ("scattered", "scattered", 0.0), ("scattered 30%", "scattered", 0.3))
 
 
 def main(argv: list[str] | None = None) -> int:

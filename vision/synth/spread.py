@@ -24,7 +24,7 @@ from ..classify_training import camera_effects, paste, random_table
 from .camera import random_tilt
 from .textures import TEXTURES, table_texture
 
-LAYOUTS = ("rows", "touching", "fan")
+LAYOUTS = ("rows", "touching", "fan", "scattered")
 CARD_SHARES = (1 / 12, 1 / 4)  # a card's long side against the frame's long side (varied_spread)
 
 
@@ -109,6 +109,35 @@ def _rows(n: int, rng: np.random.Generator, size: tuple[int, int], short: float,
     return quads
 
 
+def _scattered(n: int, rng: np.random.Generator, size: tuple[int, int], short: float, overlap: float
+               ) -> list[np.ndarray]:
+    """Cards dropped anywhere on the table at any angle, as a photo of a table mid-game shows
+    them: each placed where it leaves every card under it at least `1 - overlap` in sight (0:
+    no card touches another). A card that finds no such place in 200 tries is left out, so a
+    crowded table may hold fewer than `n`."""
+    w, h = size
+    long_ = short * 87.0 / 56.0
+    margin = math.hypot(short, long_) / 2 + 2  # the card inside the frame at any angle
+    quads: list[np.ndarray] = []
+    seen: list[np.ndarray] = []  # each card's pixels still in sight
+    areas: list[int] = []
+    for _ in range(n):
+        for _try in range(200):
+            quad = _outline(rng.uniform(margin, w - margin), rng.uniform(margin, h - margin), short,
+                            rng.uniform(0, 2 * math.pi))
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
+            left = [cv2.countNonZero(cv2.bitwise_and(m, cv2.bitwise_not(mask))) for m in seen]
+            if all(k >= (1.0 - overlap) * a if overlap > 0 else k == a for k, a in zip(left, areas)):
+                break
+        else:
+            continue
+        quads.append(quad)
+        seen = [cv2.bitwise_and(m, cv2.bitwise_not(mask)) for m in seen] + [mask]
+        areas.append(cv2.countNonZero(mask))
+    return quads
+
+
 def _lamp(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """A lamp to one side: light falling off linearly across the table, by up to half."""
     w, h = size
@@ -126,7 +155,9 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
     """A table photo with `codes` laid out left to right, each card placed over the one before
     it. `overlap` is how much of a card's width the next card covers (0 = cards apart, 0.4 =
     the left 60% of each card showing). `layout`: "rows" (apart when `overlap` is 0),
-    "touching" (rows of cards edge to edge when `overlap` is 0) or "fan" (see _fan).
+    "touching" (rows of cards edge to edge when `overlap` is 0), "fan" (see _fan) or
+    "scattered" (any place and angle, each card covered by at most `overlap` of it; see
+    _scattered: a crowded table may hold fewer cards than `codes`).
     `card_share`: the card's long side as a share of the frame's long side (smaller if the
     cards would not fit; None: as big as fits, a little smaller at random). `table`: one of
     textures.TEXTURES (None: a random procedural table); `lamp`: a light gradient across it;
@@ -139,7 +170,8 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
     per_row = max(1, math.ceil(n / max(1, math.ceil(n / 7))))
     rows = math.ceil(n / per_row)
     # the card size that fits the rows into the frame, a little smaller at random
-    apart = overlap <= 0 and layout == "rows"
+    # (scattered cards need the room of cards apart in rows, or they find no place)
+    apart = (overlap <= 0 and layout == "rows") or layout == "scattered"
     step_share = max(0.15, 1.0 - overlap) + (0.15 if apart else 0.0)
     fit = min(0.9 * w / (per_row * step_share + 1.0), 0.85 * h / (rows * 1.7))
     if card_share is None:
@@ -149,8 +181,11 @@ def spread_scene(codes: list[str], rng: np.random.Generator, size: tuple[int, in
     scene = random_table(rng, h, w) if table is None else table_texture(table, size, rng)
     if layout == "fan":
         quads = _fans(n, rng, size, short, overlap)
+    elif layout == "scattered":
+        quads = _scattered(n, rng, size, short, overlap)
     else:
         quads = _rows(n, rng, size, short, step_share, 1.08 if apart else (1.0 if overlap <= 0 else 0.95))
+    codes = codes[:len(quads)]
     for code, quad in zip(codes, quads):
         if faces is not None:
             face = faces(code)
