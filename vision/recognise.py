@@ -30,6 +30,7 @@ from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, order_quad, warp_card
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, mirrored_in, neighbours
+from .spread_peel import cover_mask, painted_out
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -64,6 +65,10 @@ ALL_MAX_SCORED = 80
 # a card of a spread is reported only this sure: on seed 11's varied spreads (tools/eval_spreads.py)
 # every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
 ALL_MIN_CONFIDENCE = 0.7
+# a card found only once those read are painted out (_uncovered) is placed by a guess round
+# whatever of it the finder outlined, often turned wrong: on seeds 23 and 37's photo-faced
+# spreads the 4 such readings that were wrong were all below 0.91, and 21 of the 29 right ones above
+ALL_UNCOVERED_CONFIDENCE = 0.95
 # ... and one the learned reader gives less than this stands only from this confidence on
 # (seed 11's photo-faced spreads: 3 wrong reports at 0.71-0.81 went, 1 right wild at 0.75 with them)
 ALL_DOUBT_LEARNED = 0.02
@@ -445,39 +450,70 @@ class Recogniser:
                 fine = self._identify_all_at(image_bgr, max(h, w), grads)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
-        return _alike(self._beside(image_bgr, _alike(kept), grads))
+        return _alike(self._uncovered(image_bgr, self._beside(image_bgr, _alike(kept), grads), grads))
 
-    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition],
-                grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition], grads: tuple[np.ndarray, np.ndarray],
+                new: list[Recognition] | None = None) -> list[Recognition]:
         """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
         partly under its neighbour, which no outline found), round after round from the cards
-        the last round added. `grads`: the photo's edge_image."""
-        new = kept
+        the last round added (the first round: from `new`, default all of `kept`). `grads`:
+        the photo's edge_image."""
+        new = kept if new is None else new
         for _ in range(ALL_BESIDE_ROUNDS):
             proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
-            proposed = [p for p in proposed
-                        if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
-            if not proposed:
-                break
             before = len(kept)
-            cover = np.zeros(image_bgr.shape[:2], np.uint8)
-            cv2.fillPoly(cover, [np.round(k.quad).astype(np.int32) for k in kept if k.quad is not None], 255)
-            read = self._read_beside(image_bgr, proposed, cover)
-            size = spread_size([k.quad for k in kept if k.quad is not None])
-            if size is not None:
-                # each proposal also snapped onto the edges nearby at the spread's card size
-                # and read again: a card proposed beside an outline of the print alone, or of
-                # a card's visible part, is as far off; and a card read a little off can read
-                # wrong (a 1 whose corner a neighbour's edge crosses as a 7), so where the two
-                # read different codes neither stands
-                snapped = [snap(grads, p, size) for p in proposed]
-                read, again = _agreeing(read, self._read_beside(image_bgr, snapped, cover))
-                read += again
-                proposed += snapped
-            kept = self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
-                                    read.__getitem__)
+            kept = self._read_proposed(image_bgr, proposed, kept, grads)
             new = kept[before:]
+            if not new:
+                break
         return kept
+
+    def _uncovered(self, image_bgr: np.ndarray, kept: list[Recognition],
+                   grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """`kept` plus the cards the finder outlines once those of `kept` are painted out
+        (spread_peel: a card dropped over part of another, or beside one of its colour, joins
+        them in one shape that no outline fits), then the cards beside those."""
+        quads = [k.quad for k in kept if k.quad is not None]
+        painted = painted_out(image_bgr, quads) if len(quads) >= 2 else None
+        if painted is None:
+            return kept
+        found = [c.quad for c in spread_outlines(painted, max(image_bgr.shape[:2]))
+                 if all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2),
+                                             tuple(map(float, c.quad.mean(axis=0))), False) < 0 for q in quads)]
+        # what shows of a card under others is seldom a card's shape, and often only its
+        # print is outlined: a card of the spread's size round each outline, along it and
+        # lying as its nearest card does (snapped onto its edges in _read_proposed)
+        sides = np.median([_side_lengths(q) for q in quads], axis=0)
+        proposed = [q for q in found if _card_shaped(q)] + [_card_around(q, sides) for q in found] + \
+            [_card_around(q, sides, _nearest(q, quads)) for q in found]
+        before = len(kept)
+        kept = self._read_proposed(image_bgr, proposed, kept, grads, ALL_UNCOVERED_CONFIDENCE)
+        return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
+
+    def _read_proposed(self, image_bgr: np.ndarray, proposed: list[np.ndarray], kept: list[Recognition],
+                       grads: tuple[np.ndarray, np.ndarray], least: float = ALL_MIN_CONFIDENCE) -> list[Recognition]:
+        """`kept` plus those of the `proposed` cards (placed by a guess, partly under cards
+        found) that read as a card, at least `least` sure, apart from them, each also snapped
+        onto the edges nearby at the spread's card size."""
+        proposed = [p for p in proposed
+                    if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
+        if not proposed:
+            return kept
+        cover = cover_mask(image_bgr.shape, [k.quad for k in kept if k.quad is not None])
+        read = self._read_beside(image_bgr, proposed, cover)
+        size = spread_size([k.quad for k in kept if k.quad is not None])
+        if size is not None:
+            # each proposal also snapped onto the edges nearby at the spread's card size and
+            # read again: a card proposed beside an outline of the print alone, or of a card's
+            # visible part, is as far off; and a card read a little off can read wrong (a 1
+            # whose corner a neighbour's edge crosses as a 7), so where the two read different
+            # codes neither stands
+            snapped = [snap(grads, p, size) for p in proposed]
+            read, again = _agreeing(read, self._read_beside(image_bgr, snapped, cover))
+            read += again
+            proposed += snapped
+        return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
+                                read.__getitem__, least)
 
     def _read_beside(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
         """How each of `quads` reads, a card proposed beside those found (their outlines filled
@@ -558,15 +594,16 @@ class Recogniser:
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
                     kept: list[Recognition], most: float = ALL_OVERLAP,
-                    reading: Callable[[int], CardReading] | None = None) -> list[Recognition]:
-        """`kept` plus each of `quads` that reads as a card and lies apart from those taken
-        (overlapping each by less than `most`), surest first. `reading(i)`: how quads[i]
-        reads (default: as the image shows it)."""
+                    reading: Callable[[int], CardReading] | None = None,
+                    least: float = ALL_MIN_CONFIDENCE) -> list[Recognition]:
+        """`kept` plus each of `quads` that reads as a card, at least `least` sure, and lies
+        apart from those taken (overlapping each by less than `most`), surest first.
+        `reading(i)`: how quads[i] reads (default: as the image shows it)."""
         lazy = reading or self._lazy_reader(image_bgr, quads, doubt=True)
         read = []
         for i, (quad, score) in enumerate(zip(quads, scores)):
             r = lazy(i)
-            if r.card is not None and r.confidence >= ALL_MIN_CONFIDENCE:
+            if r.card is not None and r.confidence >= least:
                 read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
                              Recognition(r.card, r.confidence, quad, r.likely)))
         kept = list(kept)

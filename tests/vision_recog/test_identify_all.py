@@ -38,7 +38,9 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float, layout: str 
 # 72/74 and 72/74, 2 and 1 wrong, once cards beside those found were proposed and read
 # (`tools/eval_spreads.py --plain --seed 11 --spreads 10 --only apart 15`)
 # the bars sit a little below, on 4 spreads.
-@pytest.mark.parametrize("layout, overlap, share", [("rows", 0.0, 0.85), ("rows", 0.15, 0.85)])
+# Cards dropped anywhere at any angle, each at most 30% under others: 27/36, 33/36 once the cards
+# found are painted out and the finder looks again
+@pytest.mark.parametrize("layout, overlap, share", [("rows", 0.0, 0.85), ("rows", 0.15, 0.85), ("scattered", 0.3, 0.87)])
 def test_spread_hands_read_in_place(layout: str, overlap: float, share: float) -> None:
     right, total, wrong, reports = _score(Recogniser("uno"), 11, 4, overlap, layout)
     assert right >= share * total, f"{right}/{total} read in place"
