@@ -13,9 +13,12 @@ KEEPALIVE_S = 15
 
 
 def make_client(url: BrokerUrl, role: str, say: Callable[[str], None],
-                on_up: Callable[[], None], on_down: Callable[[], None],
-                will: tuple[str, bytes] | None = None) -> Any:
-    """A started client; `on_up`/`on_down` run on paho's thread after each (dis)connection."""
+                on_up: Callable[[Any], None], on_down: Callable[[], None],
+                will: tuple[str, bytes] | None = None,
+                on_message: Callable[[Any, Any, Any], None] | None = None) -> Any:
+    """A started client; `on_up(client)`/`on_down()` run on paho's thread after each
+    (dis)connection, `on_message` on each message. All are in place before the client
+    connects: a local broker answers before this returns."""
     import paho.mqtt.client as mqtt
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"tableref-{role}-{uuid.uuid4().hex[:8]}",
                          clean_session=True)
@@ -33,7 +36,7 @@ def make_client(url: BrokerUrl, role: str, say: Callable[[str], None],
         if last_problem:
             say(f"mqtt {url.where}: connected")
         last_problem[:] = []
-        on_up()
+        on_up(c)
 
     def disconnected(c: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not last_problem and reason.value != 0:
@@ -43,6 +46,8 @@ def make_client(url: BrokerUrl, role: str, say: Callable[[str], None],
     client.on_connect = connected
     client.on_disconnect = disconnected
     client.on_connect_fail = lambda c, userdata: problem("cannot reach the broker")
+    if on_message is not None:
+        client.on_message = on_message
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
     if url.user is not None:

@@ -46,11 +46,11 @@ class MqttOutput:
     @classmethod
     def start(cls, url_text: str, say: Callable[[str], None]) -> "MqttOutput":
         out = cls(topics.parse_url(url_text, "--publish", levels=2), say)
-        out._client = make_client(out.url, "table", say, lambda: out._q.put(("up", None)),
+        out._client = make_client(out.url, "table", say, lambda _client: out._q.put(("up", None)),
                                   lambda: out._q.put(("down", None)),
-                                  will=(topics.topic(out.base, "status"), b"offline"))
+                                  will=(topics.topic(out.base, "status"), b"offline"),
+                                  on_message=lambda c, userdata, msg: out._q.put(("resend", msg.payload)))
         out._client.on_publish = lambda c, userdata, mid, reason, props: out._q.put(("acked", mid))
-        out._client.on_message = lambda c, userdata, msg: out._q.put(("resend", msg.payload))
         out._thread.start()
         say(f"publishing to mqtt {out.url.where} under {out.base}/")
         return out

@@ -52,14 +52,15 @@ class Scoreboard:
 
     def start(self) -> "Scoreboard":
         self.server.start()
-        self.client = make_client(self.url, "scoreboard", say, self._up, lambda: None)
-        self.client.on_message = self._message
+        # (paho may connect, and call _up, before make_client returns)
+        self.client = make_client(self.url, "scoreboard", say, self._up, lambda: None, on_message=self._message)
         return self
 
-    def _up(self) -> None:
+    def _up(self, client: Any) -> None:
+        self.client = client
         base = "/".join(self.url.path)
         for kind in ("records", "state", "status"):
-            self.client.subscribe(f"{base}/+/{kind}", qos=1)
+            client.subscribe(f"{base}/+/{kind}", qos=1)
         with self.lock:
             self.venue.resume_asking()
 

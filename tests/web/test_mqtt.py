@@ -267,3 +267,34 @@ def test_a_resumed_table_is_the_same_game_and_nothing_counts_twice(broker: Broke
     finally:
         err = board.stop()
     assert "copies ignored" in err and " 0 copies" not in err, "the resumed table's first records came twice"
+
+
+def test_the_scoreboard_is_ready_for_a_broker_that_answers_at_once(broker: Broker, tmp_path: pathlib.Path) -> None:
+    # paho may connect, and run the scoreboard's on-connect, before make_client has returned
+    # (a broker on the same machine answers that fast): the scoreboard must subscribe with the
+    # client it is handed, not one it has not kept yet. Its thread once died there, in CI.
+    from tableref.mqtt import topics
+    from tableref.scoreboard.cmd import Scoreboard
+
+    board = Scoreboard(topics.parse_url(broker.url("venue"), "scoreboard", levels=1), tmp_path / "sb.sqlite",
+                       f"127.0.0.1:{free_port()}")
+    assert board.client is None  # as it is while make_client runs
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.on_message = board._message
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        board._up(client)
+        assert board.client is client  # and so it asks tables to resend on that client
+        sender = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        sender.connect("127.0.0.1", broker.port)
+        sender.loop_start()
+        # the subscription may land after a first publish: publish until the status is seen
+        wait_for(lambda: sender.publish("venue/t1/status", b"online", qos=1) and board.venue.online.get("t1"),
+                 10, "the status through the scoreboard's subscription", every=0.2)
+        sender.disconnect()
+        sender.loop_stop()
+    finally:
+        client.disconnect()
+        client.loop_stop()
+        board.store.close()
