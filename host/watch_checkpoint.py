@@ -33,8 +33,9 @@ import numpy as np
 
 from .vision.motion import MotionConfig, View
 
-VERSION = 4  # 2: the watcher keeps its state in its stages (motion, book, judge); 3: views packed small;
-# 4: the landing judge keeps a notice for the user (an older checkpoint lacks it: primed from the journal instead)
+VERSION = 5  # 2: the watcher keeps its state in its stages (motion, book, judge); 3: views packed small;
+# 4: the landing judge keeps a notice for the user (an older checkpoint lacks it: primed from the journal instead);
+# 5: ... and when it last fitted a camera move
 KEEP_OUT = ("recogniser",)  # attached again on restore, never saved
 SMALLEST_PACKED = 1024  # bytes: smaller arrays are pickled as they are
 LEVEL_TRIES = 40  # float32 steps either side of the estimated exposure factor

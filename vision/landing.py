@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .camera_shift import camera_move
 from .cardface import ASPECT
 from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
@@ -77,6 +78,7 @@ class LandingJudge:
         self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
         self.cut_tried = -1.0  # the stillness (its start) in which a change at the frame's edge was read
+        self.move_tried = -1.0  # ... in which the settled change was fitted as the camera moving
         self.notice: str | None = None  # what the user should know now (see aim_notice), else None
 
     # -- per frame ------------------------------------------------------------------------
@@ -176,6 +178,8 @@ class LandingJudge:
         interior = pieces(clean(raw), self.sizes.part_px)
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, edge.any(),
                   cv2.countNonZero(interior), self.sizes.change_px, box)
+        if edge.any() and self._camera_moved(n):
+            return self._settled(frame_index, t, n, motion, read)  # judged again against the moved pile image
         if edge.any() and halo_ok and self._cut_by_frame(n, roi, interior, edge, read):
             edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
         if edge.any():
@@ -203,6 +207,9 @@ class LandingJudge:
             self._end_deferral()
             self.early = None
             return []
+        if self._camera_moved(n):
+            # the pile's edges moved with the camera: no card, or one found against the moved image
+            return self._settled(frame_index, t, n, motion, read)
         if self._as_before(n, roi, area):
             self.disturbed = False
             image = self.book.merge(n)
@@ -237,6 +244,34 @@ class LandingJudge:
             self.looking = Look(self.book.merge(n), roi, interior, (x0, y0), [reading], t)
             return []
         return [self._land(self.book.merge(n), interior, (x0, y0), reading, t, frame_index)]
+
+    def _camera_moved(self, n: View) -> bool:
+        """Whether the camera (or the table) moved as a whole since the pile image was taken
+        (camera_shift.py): then the pile's images and place are moved along. Fitted once per
+        stillness: an arm at the edge fits no move, and asking again would not change that."""
+        since = max(self.t_motion, self.t_grow)
+        if self.move_tried >= since:
+            return False
+        self.move_tried = since
+        m = camera_move(self.book.image, n, self.config.motion)
+        if m is None:
+            return False
+        log.info("the camera moved (%.1f, %.1f working px): following the pile", m[0, 2], m[1, 2])
+        self.book.carry(m, n)
+        self._end_deferral()  # a card put off is in the change against the moved image: judged anew
+        # an image moved by a fraction of a pixel is a little blurred: against it, every sharp
+        # edge of the pile shows specks of change. Where less than a card is left, the move
+        # was all: the pile image is taken as the camera shows it now. Else a card came in
+        # the same moment (or one reported while its hand left, not yet in the pile image):
+        # what of the specks reaches the region's edge (long lines of a grained table) is
+        # taken in, so that it is not waited on as an arm
+        roi = roi_of(self.region.box())
+        raw = raw_change(n, self.book.image, roi, self.config.motion)
+        if cv2.countNonZero(pieces(clean(raw), self.sizes.part_px)) < self._least():
+            self.book.accept(n)
+        else:
+            self.book.absorb(n, roi, self._at_edge(raw, n, self.book.image, roi, False) > 0)
+        return True
 
     def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:
         """Whether what reaches the edge is a card that the frame's edge cuts, not an arm: it

@@ -13,6 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .camera_shift import carry, carry_box
 from .motion import MotionConfig, View
 from .pile_change import Roi, changed
 from .pile_outline import quad_tuple, short_long, small_quad
@@ -136,6 +137,15 @@ class PileBook:
         ref.small[y0:y1, x0:x1] = n.small[y0:y1, x0:x1]
         ref.ratio[y0:y1, x0:x1] = n.ratio[y0:y1, x0:x1]
         return ref
+
+    def carry(self, m: np.ndarray, now: View) -> None:
+        """The camera moved by the map `m` (camera_shift.camera_move): the pile image, the
+        images before each landing and the pile's place move with it (`now`: the view after
+        the move, for what the move brings into the frame)."""
+        self.pile = PileState(carry(self.pile.image, m, now), self.pile.top)
+        self.history = [PileState(carry(s.image, m, now), s.top) for s in self.history]
+        size = (self.region.width, self.region.height)
+        self.region.carry(lambda box: carry_box(box, m, size))
 
     def accept(self, n: View) -> None:
         """Nothing new on the pile (a hand passed, the light changed): `n` is its image now."""

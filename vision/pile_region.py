@@ -7,6 +7,7 @@ and shadows elsewhere on the table do not matter and the watcher settles sooner.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .cardface import ASPECT
 
@@ -61,6 +62,13 @@ class PileRegion:
         else:
             a = self.pile
             self.pile = (min(a[0], bbox[0]), min(a[1], bbox[1]), max(a[2], bbox[2]), max(a[3], bbox[3]))
+
+    def carry(self, move: Callable[[Box], Box]) -> None:
+        """The camera moved: the pile (and a region the user gave) lie where `move` puts them."""
+        if self.pile is not None:
+            self.pile = move(self.pile)
+        if self.fixed is not None:
+            self.fixed = move(self.fixed)
 
     def grow(self) -> bool:
         """Widen the margin by half a card; False when already the whole frame."""

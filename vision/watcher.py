@@ -9,6 +9,8 @@ settled image is compared with the last accepted pile image:
   it ends within half a card past the edge: a card landed at the pile's edge, so widen;
   where the region ends at the frame's edge, a change whose own pixels keep just clear of
   that edge is a card lying near it, reaching it only with the ratio view's halo;
+* the whole picture moved (a bump to the camera or the table): the pile's images and place
+  move with it, and what is still changed is judged as below (camera_shift.py);
 * no change: a hand passed, a shadow moved, the light changed: nothing to report; nor for
   a change of less than a fifth of a card (fingertips left over the pile, a glint);
 * the pile looks as it did before the last landing: the top card was taken back (`removed`);
