@@ -10,6 +10,7 @@
    the full ten-minute figure).
 3. What the bearings (where each card came from, bearing.py) cost: the run without reading
    against the same with WatcherConfig(bearings=False), as a time ratio (best of three each).
+4. What a fit of a camera move costs (camera_shift.py), against the baseline frame.
 
     python bench/bench_watcher.py [--frames 200] [--minutes 1]
     python bench/bench_watcher.py --score 100     # accuracy on 100 streamed clips (slow: minutes)
@@ -29,6 +30,8 @@ import numpy as np
 
 from tableref.errors import UserError
 from tableref.vision import watcher as watcher_module
+from tableref.vision.camera_shift import camera_move
+from tableref.vision.motion import MotionConfig, Normaliser
 from tableref.vision.recognise import Recogniser
 from tableref.vision.sources import open_source
 from tableref.vision.synth.scene import SceneParams, SynthScene, parse_size
@@ -83,6 +86,30 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
           f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({full / base:.1f}x baseline "
           f"time; {per_read}); bearings cost {bare / plain:.2f}x the time of the run without them and without "
           f"reading ({_fps(n_frames, plain):.0f} fps)")
+
+
+def move_fit(size: tuple[int, int]) -> None:
+    """What a fit of a camera move costs (camera_shift.camera_move, tried once per stillness
+    whose change reaches the region's edge or would be judged a landing): a bumped frame
+    against the one before, best of five, as a ratio to the baseline frame."""
+    scene = SynthScene(SceneParams(seed=0, size=size, duration=5))
+    before, after = scene.frame(95), scene.frame(96)
+    m = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), 0.5, 1.0)
+    m[:, 2] += (size[0] / 160, size[0] / 320)  # 4 and 2 px of a 640-wide frame
+    bumped = cv2.warpAffine(after, m, size, borderMode=cv2.BORDER_REFLECT)
+    norm = Normaliser(size)
+    work = norm.small_size
+    old, new = norm(before), norm(bumped)
+    base = fit = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        cv2.resize(cv2.cvtColor(bumped, cv2.COLOR_BGR2GRAY), work, interpolation=cv2.INTER_AREA)
+        base = min(base, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        found = camera_move(old, new, MotionConfig())
+        fit = min(fit, time.perf_counter() - t0)
+    print(f"{size[0]}x{size[1]}: a camera-move fit (once per stillness that may be one) {fit * 1000:.1f} ms "
+          f"= {fit / base:.0f}x the baseline frame ({'found the bump' if found is not None else 'MISSED the bump'})")
 
 
 def _replayed(asked: list[tuple[tuple, dict]], runs: int = 3) -> list[float]:
@@ -271,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory
     for size in ((1280, 720), (640, 480)):
         speed(size, args.frames, recogniser)
+        move_fit(size)
     return 0
 
 
