@@ -44,7 +44,11 @@ class ScoreboardProc:
     def start(self) -> "ScoreboardProc":
         self.proc = subprocess.Popen(self.args, stderr=subprocess.PIPE, text=True)
         first = self.first = self.proc.stderr.readline()  # type: ignore[union-attr]
-        assert " page http://" in first, first
+        if " page http://" not in first:
+            # a scoreboard that did not come up is not left running after the failed test
+            self.proc.kill()
+            _, rest = self.proc.communicate(timeout=20)
+            raise AssertionError(first + rest)
         self.page = first.split(" page ")[1].split()[0]
         return self
 
