@@ -46,19 +46,19 @@ def camera_move(old: View, new: View, mc: MotionConfig) -> np.ndarray | None:
     fit = np.float32([[1, 0, dx], [0, 1, dy]])
     before = _changed(old, new, mc)
     least = EXPLAINED_SHARE * cv2.countNonZero(before)
-    best, most = None, 0
+    best, most, best_left = None, 0, None
     # then the turn too (OpenCV's ECC; its map takes each point of the old image to where
     # the new one shows it), from the best fit so far, twice more: leaving out what that
     # fit left changed (a hand, a card landed in the same moment), which pulls it
     for _ in range(3):
+        start, left = fit, _changed(carry(old, fit, new), new, mc)
         if _moves(fit, a.shape[1]):
-            after = _changed(carry(old, fit, new), new, mc)
-            gone = cv2.countNonZero(cv2.bitwise_and(before, cv2.bitwise_not(after)))
-            come = cv2.countNonZero(cv2.bitwise_and(after, cv2.bitwise_not(before)))
+            gone = cv2.countNonZero(cv2.bitwise_and(before, cv2.bitwise_not(left)))
+            come = cv2.countNonZero(cv2.bitwise_and(left, cv2.bitwise_not(before)))
             if gone >= max(least, EXPLAINED * come) and gone - come > most:
-                best, most = fit, gone - come
-        start = fit if best is None else best
-        left = _changed(carry(old, start, new), new, mc)
+                best, most, best_left = fit, gone - come, left
+        if best is not None:
+            start, left = best, best_left
         keep = cv2.bitwise_not(cv2.dilate(left, np.ones((7, 7), np.uint8)))
         try:
             _, fit = cv2.findTransformECC(a, b, start.copy(), cv2.MOTION_EUCLIDEAN,

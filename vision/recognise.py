@@ -477,15 +477,11 @@ class Recogniser:
         painted = painted_out(image_bgr, quads) if len(quads) >= 2 else None
         if painted is None:
             return kept
-        found = [c.quad for c in spread_outlines(painted, max(image_bgr.shape[:2]))
-                 if all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2),
-                                             tuple(map(float, c.quad.mean(axis=0))), False) < 0 for q in quads)]
+        found = [c.quad for c in spread_outlines(painted, max(image_bgr.shape[:2]))]
         # what shows of a card under others is seldom a card's shape, and often only its
-        # print is outlined: a card of the spread's size round each outline, along it and
-        # lying as its nearest card does (snapped onto its edges in _read_proposed)
-        sides = np.median([_side_lengths(q) for q in quads], axis=0)
-        proposed = [q for q in found if _card_shaped(q)] + [_card_around(q, sides) for q in found] + \
-            [_card_around(q, sides, _nearest(q, quads)) for q in found]
+        # print is outlined: also a card of the spread's size round each outline (snapped
+        # onto its edges in _read_proposed)
+        proposed = [q for q in found if _card_shaped(q) and _clear_of(q, quads)] + _cards_round_clear(found, quads)
         before = len(kept)
         kept = self._read_proposed(image_bgr, proposed, kept, grads, ALL_UNCOVERED_CONFIDENCE)
         return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
@@ -555,15 +551,8 @@ class Recogniser:
         kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
                                 [c.score for c in found if _card_shaped(c.quad)], [])
         if kept:
-            sides = np.median([_side_lengths(k.quad) for k in kept if k.quad is not None], axis=0)
-            clear = [c.quad for c in found
-                     if all(cv2.pointPolygonTest(k.quad.astype(np.float32).reshape(-1, 1, 2),
-                                                 tuple(map(float, c.quad.mean(axis=0))), False) < 0
-                            for k in kept if k.quad is not None)]
-            # the card either along the outline or lying as its nearest card found does: an
-            # outline may be a diagonal oval, and the cards of a spread lie alike
             quads = [k.quad for k in kept if k.quad is not None]
-            grown = [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
+            grown = _cards_round_clear([c.quad for c in found], quads)
             size = spread_size(quads)
             if grown and size is not None:
                 placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
@@ -726,6 +715,21 @@ def _alike(found: list[Recognition]) -> list[Recognition]:
     median = float(np.median(list(longs.values())))
     return [r for r in found if r.quad is None or
             ALL_SIZE_SPREAD[0] <= longs[id(r)] / median <= ALL_SIZE_SPREAD[1]]
+
+
+def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether the outline's centre lies outside every one of `quads`."""
+    centre = tuple(map(float, outline.mean(axis=0)))
+    return all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), centre, False) < 0 for q in quads)
+
+
+def _cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
+    """A card of the size of the cards found (`quads`) round each outline whose centre lies
+    clear of them, along the outline and lying as its nearest card found does: an outline may
+    be a diagonal oval, or what shows of a card, and the cards of a spread lie alike."""
+    sides = np.median([_side_lengths(q) for q in quads], axis=0)
+    clear = [o for o in outlines if _clear_of(o, quads)]
+    return [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
 
 
 def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
