@@ -2,7 +2,7 @@
 scored on its clips: the nearest thing here to the held-out clips of another scene generator.
 
     .venv/bin/python tools/other_clips.py --clips 12 --seed 100 [--size 1280x720] [--players 2 6]
-        [--photos ../shared/data/photos] [--keep DIR]
+        [--photos ../shared/data/photos] [--keep DIR] [--bumps N]
 
 vision/synth draws the image directly, with hands brought in along a scripted path. This one
 draws a table plane and looks at it through a camera: everything (cards, hands, arms, their
@@ -13,7 +13,8 @@ recording goes through. What it varies that vision/synth does not: rounded card 
 cards that slide after release and land off the pile's centre, a fanned hand of fingers with a
 thumb, sleeves in card colours, a hand that hovers over the pile and leaves without playing, a
 top card taken back, patterned cloths, a camera rolled any way round, auto-exposure that
-follows what covers the frame, and frame rates below 25.
+follows what covers the frame, and frame rates below 25. --bumps N knocks the camera N times
+per clip (shifted, turned and zoomed a little, with two frames of shake; see OtherScene._knocks).
 
 Truth per clip: fps, seat_bearings (image degrees, 0 = right, counter-clockwise) and events
 (landed/removed, card, settled frame: the first frame the card lies still and no hand covers
@@ -120,10 +121,11 @@ def _bearing(h: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> f
 
 class OtherScene:
     def __init__(self, seed: int, size: tuple[int, int], players: int, deck: str = "uno", photos: str | None = None,
-                 pile_at: tuple[float, float] | None = None, plays: int | None = None, aspect: float = ASPECT) -> None:
+                 pile_at: tuple[float, float] | None = None, plays: int | None = None, aspect: float = ASPECT,
+                 bumps: int = 0) -> None:
         """`pile_at`: where the pile shows, as fractions of the frame (default: drawn at random);
         `plays`: how many hands come to the pile (default 12 to 17); `aspect`: the cards' long
-        side over their short side."""
+        side over their short side; `bumps`: how many times the camera is knocked (see _knocks)."""
         rng = self.rng = np.random.default_rng(seed)
         self.size = size
         w, h = size
@@ -159,6 +161,8 @@ class OtherScene:
         self._grain: list[np.ndarray] = []
         self._pile_img = self.table.astype(np.float32)
         self.n_frames = max(a.start + a.reach + a.back for a in self.acts) + int(self.fps * 1.5)
+        # drawn from their own generator so that a clip without bumps is the clip it always was
+        self.knocks = self._knocks(np.random.default_rng([seed, 1]), bumps)
 
     def _script(self, players: int, plays: int) -> list[Act]:
         rng, fps = self.rng, self.fps
@@ -183,6 +187,40 @@ class OtherScene:
             turn = (seat + 1) % players
             t += a.reach + a.back + int(fps * rng.uniform(0.5, 2.0))
         return acts
+
+    def _knocks(self, rng: np.random.Generator, n: int) -> list[tuple[int, np.ndarray]]:
+        """(frame, image map) for each knock of the camera or the table: the picture shifts by
+        0.3-1.2% of its width, turns up to a degree and zooms up to half a percent (a camera arm
+        that sags), taking two frames to get there. Half the knocks come as a card is slapped
+        down, the rest at any moment."""
+        w, h = self.size
+        lands = [a.start + a.reach for a in self.acts if a.kind == "land"]
+        knocks = []
+        for _ in range(n):
+            at = int(rng.choice(lands)) if rng.random() < 0.5 else int(rng.integers(self.fps, self.n_frames - self.fps))
+            turn = rng.uniform(-1, 1)
+            zoom = 1 + rng.uniform(-0.005, 0.005)
+            m = np.eye(3)
+            m[:2] = cv2.getRotationMatrix2D((w / 2, h / 2), turn, zoom)
+            shift = rng.uniform(0.003, 0.012) * w
+            way = rng.uniform(0, 2 * math.pi)
+            m[:2, 2] += (shift * math.cos(way), shift * math.sin(way))
+            knocks.append((at, m))
+        return sorted(knocks, key=lambda k: k[0])
+
+    def _view(self, i: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """(table -> image homography at frame i, shake): the camera after the knocks so far;
+        during a knock's two frames, part of the way there and the shake's shift in pixels."""
+        cam, shake = self.cam, None
+        for at, m in self.knocks:
+            if i >= at + 2:
+                cam = m @ cam
+            elif i >= at:
+                part = (i - at + 1) / 3
+                step = np.eye(3) + (m - np.eye(3)) * part
+                cam = step @ cam
+                shake = m[:2, 2] / 3
+        return cam, shake
 
     # -- where things are at frame i ----------------------------------------------------------
     def _pile_at(self, i: int) -> list[tuple[str, tuple[float, float, float]]]:
@@ -286,7 +324,14 @@ class OtherScene:
                                                   + sleeve[:, :, None] * self.sleeve[a.seat])
             cover = np.maximum(cover, both)
         w, h = self.size
-        view = cv2.warpPerspective(img, self.cam, (w, h), borderMode=cv2.BORDER_REFLECT)
+        cam, shake = self._view(i)
+        view = cv2.warpPerspective(img, cam, (w, h), borderMode=cv2.BORDER_REFLECT)
+        if shake is not None:  # the knock smears the frame along its way
+            n = max(2, int(np.hypot(*shake)))
+            kernel = np.zeros((2 * n + 1, 2 * n + 1), np.float32)
+            end = (int(n + shake[0] / np.hypot(*shake) * n), int(n + shake[1] / np.hypot(*shake) * n))
+            cv2.line(kernel, (n, n), end, 1.0, 1)
+            view = cv2.filter2D(view, -1, kernel / kernel.sum())
         if self.blur > 0.3:
             view = cv2.GaussianBlur(view, (0, 0), self.blur)
         view *= self.wb * gain
@@ -345,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", default="uno")
     ap.add_argument("--photos", default=None, metavar="DIR", help="card faces cropped from real photos (labels.csv)")
     ap.add_argument("--keep", default=None, metavar="DIR", help="keep the clips and their truth here")
+    ap.add_argument("--bumps", type=int, default=0, metavar="N", help="knock the camera N times in each clip")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     from tableref.vision.recognise import Recogniser
@@ -358,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = args.seed + k
             rng = np.random.default_rng(seed)
             players = int(rng.integers(args.players[0], args.players[1] + 1))
-            scene = OtherScene(seed, (w, h), players, args.deck, args.photos)
+            scene = OtherScene(seed, (w, h), players, args.deck, args.photos, bumps=args.bumps)
             path = (keep or pathlib.Path(tmp)) / f"other_{seed}.mp4"
             scene.write(path)
             truth = scene.truth()
