@@ -32,31 +32,54 @@ EXPLAINED = 2.0
 EXPLAINED_SHARE = 0.2
 ECC_STEPS = 60
 ECC_EPS = 1e-4
+CORNERS = 1500          # ORB features sought per view (fewer, and bumps were fitted a pixel or more off)
+TRACKED = 300          # strong corners followed by optical flow
+CORNERS_AGREEING = 12   # matched corners that must agree on a move: fewer is chance
 
 
-def camera_move(old: View, new: View, mc: MotionConfig) -> np.ndarray | None:
+def camera_move(old: View, new: View, mc: MotionConfig, thorough: bool = False) -> np.ndarray | None:
     """The 2x3 map (working pixels) that carries `old` onto `new` when the camera moved
-    between them, else None (nothing moved as a whole, or no fit explains the change)."""
+    between them, else None (nothing moved as a whole, or no fit explains the change).
+    `thorough`: also try the fit by the image's corners matched (_corner_fit), which costs
+    3 times the rest: where the alternative is to wait on the change as an arm, not before
+    every landing is read."""
     # fitted on the ratio views: the print and the edges, not the light across the table
     a = cv2.cvtColor(old.ratio, cv2.COLOR_BGR2GRAY)
     b = cv2.cvtColor(new.ratio, cv2.COLOR_BGR2GRAY)
-    # the shift first, by phase correlation: what moved with the camera outweighs a card
-    # landed or an arm (a fit of the turn too, from no start, strayed by tens of pixels)
-    (dx, dy), _ = cv2.phaseCorrelate(a, b, cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F))
-    fit = np.float32([[1, 0, dx], [0, 1, dy]])
+    tracked = _tracked_fit(old.small, new.small)
+    if tracked is not None and not _moves(tracked, a.shape[1]):
+        return None  # the table's corners stayed where they were: nothing moved (the common case, and cheap)
     before = _changed(old, new, mc)
     least = EXPLAINED_SHARE * cv2.countNonZero(before)
     best, most, best_left = None, 0, None
-    # then the turn too (OpenCV's ECC; its map takes each point of the old image to where
-    # the new one shows it), from the best fit so far, twice more: leaving out what that
-    # fit left changed (a hand, a card landed in the same moment), which pulls it
-    for _ in range(3):
-        start, left = fit, _changed(carry(old, fit, new), new, mc)
+
+    def judge(fit: np.ndarray) -> np.ndarray:
+        """What `fit` leaves changed; it becomes the best when it explains the most."""
+        nonlocal best, most, best_left
+        left = _changed(carry(old, fit, new), new, mc)
         if _moves(fit, a.shape[1]):
             gone = cv2.countNonZero(cv2.bitwise_and(before, cv2.bitwise_not(left)))
             come = cv2.countNonZero(cv2.bitwise_and(left, cv2.bitwise_not(before)))
             if gone >= max(least, EXPLAINED * come) and gone - come > most:
                 best, most, best_left = fit, gone - come, left
+        return left
+
+    # the starts: the shift by phase correlation (what moved with the camera outweighs a card
+    # landed or an arm; a fit of the turn too, from no start, strayed by tens of pixels),
+    # and the moves that carry most of the image's corners onto theirs, tracked and (when
+    # thorough) matched: where a card landed or was taken in the same moment, or a dotted
+    # cloth, pulls the phase correlation off
+    (dx, dy), _ = cv2.phaseCorrelate(a, b, cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F))
+    fit = np.float32([[1, 0, dx], [0, 1, dy]])
+    left = judge(fit)
+    for other in (tracked, _corner_fit(old.small, new.small) if thorough else None):
+        if other is not None:
+            judge(other)
+    # then the turn too (OpenCV's ECC; its map takes each point of the old image to where
+    # the new one shows it), from the best fit so far, twice more: leaving out what that
+    # fit left changed (a hand, a card landed in the same moment), which pulls it
+    for _ in range(2):
+        start = fit
         if best is not None:
             start, left = best, best_left
         keep = cv2.bitwise_not(cv2.dilate(left, np.ones((7, 7), np.uint8)))
@@ -64,8 +87,52 @@ def camera_move(old: View, new: View, mc: MotionConfig) -> np.ndarray | None:
             _, fit = cv2.findTransformECC(a, b, start.copy(), cv2.MOTION_EUCLIDEAN,
                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, ECC_EPS), keep, 5)
         except cv2.error:
-            break  # no fit of the turn: too little texture; the shift alone may do
+            break  # no fit of the turn: too little texture; the others may do
+        left = judge(fit)
     return best
+
+
+def _tracked_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
+    """The shift, turn and zoom that carry most of `old`'s strong corners to where optical
+    flow (pyramidal Lucas-Kanade) finds them in `new`, tracked there and back to within half
+    a working pixel; None where too few agree (a plain table, or much covered)."""
+    a, b = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (old, new))
+    start = cv2.goodFeaturesToTrack(a, TRACKED, 0.01, 4)
+    if start is None or len(start) < CORNERS_AGREEING:
+        return None
+    there, ok, _ = cv2.calcOpticalFlowPyrLK(a, b, start, None, winSize=(15, 15), maxLevel=3)
+    back, ok_back, _ = cv2.calcOpticalFlowPyrLK(b, a, there, None, winSize=(15, 15), maxLevel=3)
+    kept = (ok[:, 0] == 1) & (ok_back[:, 0] == 1) & (np.linalg.norm((back - start).reshape(-1, 2), axis=1) < 0.5)
+    if int(kept.sum()) < CORNERS_AGREEING:
+        return None
+    fit, inliers = cv2.estimateAffinePartial2D(start[kept], there[kept], method=cv2.RANSAC, ransacReprojThreshold=0.5)
+    if fit is None or int(inliers.sum()) < CORNERS_AGREEING:
+        return None
+    return fit.astype(np.float32)
+
+
+def _corner_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
+    """The shift, turn and zoom that carry most of `old`'s corner points (ORB features, at
+    twice the working size, where a card's print has enough of them) onto their matches in
+    `new`, within a working pixel (RANSAC); None where too few match. Costly (most of it the
+    matching): tried only where the change reaches the region's edge (camera_move's `thorough`)."""
+    orb = cv2.ORB_create(CORNERS, fastThreshold=5, edgeThreshold=8, patchSize=15)
+    found = []
+    for view in (old, new):
+        grey = cv2.resize(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        found.append(orb.detectAndCompute(grey, None))
+    (ka, da), (kb, db) = found
+    if da is None or db is None or len(ka) < CORNERS_AGREEING or len(kb) < CORNERS_AGREEING:
+        return None
+    matches = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(da, db)
+    if len(matches) < CORNERS_AGREEING:
+        return None
+    pa = np.float32([ka[m.queryIdx].pt for m in matches]) / 2
+    pb = np.float32([kb[m.trainIdx].pt for m in matches]) / 2
+    fit, inliers = cv2.estimateAffinePartial2D(pa, pb, method=cv2.RANSAC, ransacReprojThreshold=1.0)
+    if fit is None or int(inliers.sum()) < CORNERS_AGREEING:
+        return None
+    return fit.astype(np.float32)
 
 
 def _moves(m: np.ndarray, width: int) -> bool:

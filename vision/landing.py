@@ -24,7 +24,7 @@ from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
 from .motion import View, clean
 from .pile_book import Event, PileBook, landed
-from .pile_change import (ChangeSizes, Roi, at_edge, exposure_step, inner_sides, origin, own_change, pieces,
+from .pile_change import (ChangeSizes, Roi, at_edge, edge_specks, exposure_step, inner_sides, origin, own_change, pieces,
                           raw_change, roi_of, without_halo)
 from .pile_motion import Motion
 from .pile_outline import at_size, beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
@@ -178,7 +178,7 @@ class LandingJudge:
         interior = pieces(clean(raw), self.sizes.part_px)
         log.debug("frame %d settled: touching=%s changed=%d (min %d) region=%s", frame_index, edge.any(),
                   cv2.countNonZero(interior), self.sizes.change_px, box)
-        if edge.any() and self._camera_moved(n):
+        if edge.any() and self._camera_moved(n, thorough=True):
             return self._settled(frame_index, t, n, motion, read)  # judged again against the moved pile image
         if edge.any() and halo_ok and self._cut_by_frame(n, roi, interior, edge, read):
             edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
@@ -245,15 +245,18 @@ class LandingJudge:
             return []
         return [self._land(self.book.merge(n), interior, (x0, y0), reading, t, frame_index)]
 
-    def _camera_moved(self, n: View) -> bool:
+    def _camera_moved(self, n: View, thorough: bool = False) -> bool:
         """Whether the camera (or the table) moved as a whole since the pile image was taken
         (camera_shift.py): then the pile's images and place are moved along. Fitted once per
-        stillness: an arm at the edge fits no move, and asking again would not change that."""
+        stillness: an arm at the edge fits no move, and asking again would not change that.
+        `thorough`: the change reaches the region's edge, and the watcher would wait on it as
+        an arm (a card landed as the camera moved, its arm still there): the costlier fits
+        too (before every landing is read, they would add about 20 ms to each)."""
         since = max(self.t_motion, self.t_grow)
         if self.move_tried >= since:
             return False
         self.move_tried = since
-        m = camera_move(self.book.image, n, self.config.motion)
+        m = camera_move(self.book.image, n, self.config.motion, thorough)
         if m is None:
             return False
         log.info("the camera moved (%.1f, %.1f working px): following the pile", m[0, 2], m[1, 2])
@@ -264,13 +267,14 @@ class LandingJudge:
         # was all: the pile image is taken as the camera shows it now. Else a card came in
         # the same moment (or one reported while its hand left, not yet in the pile image):
         # what of the specks reaches the region's edge (long lines of a grained table) is
-        # taken in, so that it is not waited on as an arm
+        # taken in, so that it is not waited on as an arm; an arm still there (its colour
+        # changed), and the card it brought, are not
         roi = roi_of(self.region.box())
         raw = raw_change(n, self.book.image, roi, self.config.motion)
         if cv2.countNonZero(pieces(clean(raw), self.sizes.part_px)) < self._least():
             self.book.accept(n)
         else:
-            self.book.absorb(n, roi, self._at_edge(raw, n, self.book.image, roi, False) > 0)
+            self.book.absorb(n, roi, edge_specks(raw, n, self.book.image, roi, self.sizes, self.config.motion))
         return True
 
     def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:

@@ -125,6 +125,19 @@ def at_edge(raw: np.ndarray, n: View, ref: View, roi: Roi, region_size: tuple[in
             | edge_pieces(hand, hand, sizes.change_px))
 
 
+def edge_specks(raw: np.ndarray, n: View, ref: View, roi: Roi, sizes: ChangeSizes, mc: MotionConfig) -> np.ndarray:
+    """Mask of the changed pieces that reach the edge of `roi` with no change of colour in
+    them: the specks a move of the camera by a fraction of a pixel leaves along a grained
+    table's lines, not an arm (its skin or sleeve changes colour) nor a card it holds."""
+    hand = clean(chroma_change(n.small[roi], ref.small[roi], mc.chroma_threshold), 3)
+    edge = edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * sizes.part_px)
+    count, labels = cv2.connectedComponents(edge.astype(np.uint8), connectivity=8)
+    coloured = np.zeros(count, bool)
+    coloured[labels[hand > 0]] = True
+    coloured[0] = True
+    return ~coloured[labels]
+
+
 def edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
                 inner: tuple[bool, bool, bool, bool] = (True, True, True, True),
                 own: np.ndarray | None = None, halo: int = 0) -> np.ndarray:

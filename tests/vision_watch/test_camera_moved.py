@@ -2,18 +2,29 @@
 lies in the picture instead of waiting forever on a change that reaches every edge."""
 from __future__ import annotations
 
+import pathlib
+import sys
+
 import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.camera_shift import camera_move
-from tableref.vision.motion import MotionConfig, Normaliser
-from tableref.vision.recognise import Recogniser
-from tableref.vision.sources import open_source
-from tableref.vision.synth.score import score_clip
-from tableref.vision.watcher import PileWatcher
+from tableref.vision.camera_shift import camera_move  # noqa: E402
+from tableref.vision.motion import MotionConfig, Normaliser  # noqa: E402
+from tableref.vision.recognise import Recogniser  # noqa: E402
+from tableref.vision.sources import open_source  # noqa: E402
+from tableref.vision.synth.score import score_clip  # noqa: E402
+from tableref.vision.watcher import PileWatcher  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+
+from other_clips import OtherScene  # noqa: E402
 
 SIZE = (640, 360)
+# the second generator's clips (3 players, 6 hands to the pile) whose knock comes as a card is
+# let go, and which lost a card before the watcher fitted a move by its corners (5 of 6 found
+# and 1 extra; 4 of 6 and 1 extra)
+SLAPPED = (3, 20)
 
 
 def _bump(shift: tuple[float, float], degrees: float) -> np.ndarray:
@@ -66,3 +77,23 @@ def test_the_fit_finds_the_move_and_nothing_where_nothing_moved() -> None:
     landed = next(e for e in truth["events"] if e["frame"] > 120)
     after = norm(frames[landed["frame"] + 10][2])
     assert camera_move(old, after, mc) is None
+
+
+@pytest.mark.parametrize("seed", SLAPPED)
+def test_a_knock_as_a_card_is_slapped_down_loses_neither(seed: int) -> None:
+    # the second clip generator's knock (shifted, turned and zoomed, two frames of shake) in
+    # the frame a card is let go: the arm still lies across the region's edge when all is
+    # still. Measured on tools/other_clips.py --clips 12 --seed 300 --size 640x360 --bumps 1:
+    # 152 of 156 events found before (each card slapped down with a knock lost), 155 after
+    # (one taken back with a knock, on a plain table, is still lost)
+    scene = OtherScene(seed, SIZE, players=3, plays=6, bumps=1)
+    knock = scene.knocks[0][0]
+    assert any(a.kind == "land" and a.start + a.reach == knock for a in scene.acts)
+    watcher = PileWatcher(Recogniser("uno"))
+    reported, gain = [], 1.0
+    for i in range(scene.n_frames):
+        image, gain = scene.frame(i, gain)
+        reported += [e.as_json() for e in watcher.feed(i, i / scene.fps, image)]
+    reported += [e.as_json() for e in watcher.finish()]
+    s = score_clip(scene.truth(), reported, f"seed {seed}")
+    assert s.found == s.truth and s.extra == 0, s.summary()
