@@ -5,9 +5,10 @@ A bump to the camera's stand or to the table shifts and turns the whole picture 
 pixels. Against the pile image taken before, everything then looks changed, reaching every
 edge of the watched region as an arm does, and the watcher would wait for that arm to leave,
 losing every card played after. Here the old image is fitted onto the new one by a shift
-(phase correlation) and a turn (OpenCV's ECC): if that leaves much less changed, the camera
-moved and the old images are moved with it; what is still changed after the fit (a card
-landed in the same moment) is judged as any change is.
+(phase correlation), by its corners (followed by optical flow, and matched as ORB features
+where the change reaches the region's edge) and a turn (OpenCV's ECC): if a fit leaves much
+less changed, the camera moved and the old images are moved with it; what is still changed
+after the fit (a card landed in the same moment) is judged as any change is.
 """
 from __future__ import annotations
 
