@@ -44,12 +44,13 @@ def camera_move(old: View, new: View, mc: MotionConfig, thorough: bool = False) 
     `thorough`: also try the fit by the image's corners matched (_corner_fit), which costs
     3 times the rest: where the alternative is to wait on the change as an arm, not before
     every landing is read."""
-    # fitted on the ratio views: the print and the edges, not the light across the table
+    greys = (cv2.cvtColor(old.small, cv2.COLOR_BGR2GRAY), cv2.cvtColor(new.small, cv2.COLOR_BGR2GRAY))
+    tracked = _tracked_fit(*greys)
+    if tracked is not None and not _moves(tracked, greys[0].shape[1]):
+        return None  # the table's corners stayed where they were: nothing moved (the common case, and cheap)
+    # the rest fitted on the ratio views: the print and the edges, not the light across the table
     a = cv2.cvtColor(old.ratio, cv2.COLOR_BGR2GRAY)
     b = cv2.cvtColor(new.ratio, cv2.COLOR_BGR2GRAY)
-    tracked = _tracked_fit(old.small, new.small)
-    if tracked is not None and not _moves(tracked, a.shape[1]):
-        return None  # the table's corners stayed where they were: nothing moved (the common case, and cheap)
     before = _changed(old, new, mc)
     least = EXPLAINED_SHARE * cv2.countNonZero(before)
     best, most, best_left = None, 0, None
@@ -73,7 +74,7 @@ def camera_move(old: View, new: View, mc: MotionConfig, thorough: bool = False) 
     (dx, dy), _ = cv2.phaseCorrelate(a, b, cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F))
     fit = np.float32([[1, 0, dx], [0, 1, dy]])
     left = judge(fit)
-    for other in (tracked, _corner_fit(old.small, new.small) if thorough else None):
+    for other in (tracked, _corner_fit(*greys) if thorough else None):
         if other is not None:
             judge(other)
     # then the turn too (OpenCV's ECC; its map takes each point of the old image to where
@@ -93,11 +94,10 @@ def camera_move(old: View, new: View, mc: MotionConfig, thorough: bool = False) 
     return best
 
 
-def _tracked_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
-    """The shift, turn and zoom that carry most of `old`'s strong corners to where optical
-    flow (pyramidal Lucas-Kanade) finds them in `new`, tracked there and back to within half
-    a working pixel; None where too few agree (a plain table, or much covered)."""
-    a, b = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (old, new))
+def _tracked_fit(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The shift, turn and zoom that carry most of the grey view `a`'s strong corners to
+    where optical flow (pyramidal Lucas-Kanade) finds them in `b`, tracked there and back to
+    within half a working pixel; None where too few agree (a plain table, or much covered)."""
     start = cv2.goodFeaturesToTrack(a, TRACKED, 0.01, 4)
     if start is None or len(start) < CORNERS_AGREEING:
         return None
@@ -106,23 +106,18 @@ def _tracked_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
     kept = (ok[:, 0] == 1) & (ok_back[:, 0] == 1) & (np.linalg.norm((back - start).reshape(-1, 2), axis=1) < 0.5)
     if int(kept.sum()) < CORNERS_AGREEING:
         return None
-    fit, inliers = cv2.estimateAffinePartial2D(start[kept], there[kept], method=cv2.RANSAC, ransacReprojThreshold=0.5)
-    if fit is None or int(inliers.sum()) < CORNERS_AGREEING:
-        return None
-    return fit.astype(np.float32)
+    return _agreed_fit(start[kept], there[kept], 0.5)
 
 
-def _corner_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
-    """The shift, turn and zoom that carry most of `old`'s corner points (ORB features, at
-    twice the working size, where a card's print has enough of them) onto their matches in
-    `new`, within a working pixel (RANSAC); None where too few match. Costly (most of it the
-    matching): tried only where the change reaches the region's edge (camera_move's `thorough`)."""
+def _corner_fit(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The shift, turn and zoom that carry most of the grey view `a`'s corner points (ORB
+    features, at twice the working size, where a card's print has enough of them) onto their
+    matches in `b`, within a working pixel (RANSAC); None where too few match. Costly (most
+    of it the matching): tried only where the change reaches the region's edge (camera_move's
+    `thorough`)."""
     orb = cv2.ORB_create(CORNERS, fastThreshold=5, edgeThreshold=8, patchSize=15)
-    found = []
-    for view in (old, new):
-        grey = cv2.resize(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
-        found.append(orb.detectAndCompute(grey, None))
-    (ka, da), (kb, db) = found
+    (ka, da), (kb, db) = (orb.detectAndCompute(cv2.resize(g, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR), None)
+                          for g in (a, b))
     if da is None or db is None or len(ka) < CORNERS_AGREEING or len(kb) < CORNERS_AGREEING:
         return None
     matches = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(da, db)
@@ -130,7 +125,13 @@ def _corner_fit(old: np.ndarray, new: np.ndarray) -> np.ndarray | None:
         return None
     pa = np.float32([ka[m.queryIdx].pt for m in matches]) / 2
     pb = np.float32([kb[m.trainIdx].pt for m in matches]) / 2
-    fit, inliers = cv2.estimateAffinePartial2D(pa, pb, method=cv2.RANSAC, ransacReprojThreshold=1.0)
+    return _agreed_fit(pa, pb, 1.0)
+
+
+def _agreed_fit(pa: np.ndarray, pb: np.ndarray, within: float) -> np.ndarray | None:
+    """The shift, turn and zoom carrying most points `pa` onto their `pb` to `within` working
+    pixels (RANSAC), or None where fewer than CORNERS_AGREEING agree on it."""
+    fit, inliers = cv2.estimateAffinePartial2D(pa, pb, method=cv2.RANSAC, ransacReprojThreshold=within)
     if fit is None or int(inliers.sum()) < CORNERS_AGREEING:
         return None
     return fit.astype(np.float32)

@@ -65,13 +65,19 @@ def pieces(mask: np.ndarray, part_px: int) -> np.ndarray:
     return keep[labels]
 
 
+def colour_change(n: View, ref: View, roi: Roi, mc: MotionConfig) -> np.ndarray:
+    """The pixels of `roi` whose colour changed since `ref`, without specks: a hand or a
+    sleeve (the ratio view shows only the outline of one the table's brightness)."""
+    return clean(chroma_change(n.small[roi], ref.small[roi], mc.chroma_threshold), 3)
+
+
 def own_change(n: View, ref: View, roi: Roi, mc: MotionConfig, colour: np.ndarray | None = None) -> np.ndarray:
     """The pixels of `roi` that changed colour or brightness themselves since `ref`
     (brought to the frame's exposure first): unlike the ratio view, no halo around what
-    changed. `colour` is their colour change, when the caller has it already."""
+    changed. `colour` is their colour_change, when the caller has it already."""
     cur, old = n.small[roi], ref.small[roi]
     if colour is None:
-        colour = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
+        colour = colour_change(n, ref, roi, mc)
     lit = cv2.convertScaleAbs(old, alpha=exposure_gain(cur, old))
     return cv2.bitwise_or(colour, clean(brightness_change(cur, lit, mc.brightness_threshold, mc.dark_offset), 3))
 
@@ -116,26 +122,30 @@ def at_edge(raw: np.ndarray, n: View, ref: View, roi: Roi, region_size: tuple[in
     stays an arm. A hand of the table's colour changes in speckles only, which may miss
     the edge for a frame: so this holds only once all has kept still for a while
     (`halo_ok`), which a hand that brought a card seldom does."""
-    cur, old = n.small[roi], ref.small[roi]
-    hand = clean(chroma_change(cur, old, mc.chroma_threshold), 3)
+    hand = colour_change(n, ref, roi, mc)
     inner = inner_sides(roi, region_size)
     own = own_change(n, ref, roi, mc, hand) if halo_ok and not all(inner) else None
-    return (edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * sizes.part_px, inner, own,
-                        mc.halo_px + 2)
-            | edge_pieces(hand, hand, sizes.change_px))
+    return _raw_edge_pieces(raw, sizes, inner, own, mc.halo_px + 2) | edge_pieces(hand, hand, sizes.change_px)
 
 
 def edge_specks(raw: np.ndarray, n: View, ref: View, roi: Roi, sizes: ChangeSizes, mc: MotionConfig) -> np.ndarray:
     """Mask of the changed pieces that reach the edge of `roi` with no change of colour in
     them: the specks a move of the camera by a fraction of a pixel leaves along a grained
     table's lines, not an arm (its skin or sleeve changes colour) nor a card it holds."""
-    hand = clean(chroma_change(n.small[roi], ref.small[roi], mc.chroma_threshold), 3)
-    edge = edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * sizes.part_px)
+    edge = _raw_edge_pieces(raw, sizes)
     count, labels = cv2.connectedComponents(edge.astype(np.uint8), connectivity=8)
     coloured = np.zeros(count, bool)
-    coloured[labels[hand > 0]] = True
+    coloured[labels[colour_change(n, ref, roi, mc) > 0]] = True
     coloured[0] = True
     return ~coloured[labels]
+
+
+def _raw_edge_pieces(raw: np.ndarray, sizes: ChangeSizes,
+                     inner: tuple[bool, bool, bool, bool] = (True, True, True, True),
+                     own: np.ndarray | None = None, halo: int = 0) -> np.ndarray:
+    """The pieces of the raw ratio-view change that reach the edge (edge_pieces), its dots
+    joined first: an arm's outline there comes out dotted."""
+    return edge_pieces(cv2.dilate(raw, np.ones((5, 5), np.uint8)), raw, 2 * sizes.part_px, inner, own, halo)
 
 
 def edge_pieces(mask: np.ndarray, evidence: np.ndarray, min_px: int,
