@@ -296,3 +296,17 @@ def test_a_card_placed_by_a_guess_stands_only_where_its_snapped_reading_agrees()
     for i, card in enumerate(cards):
         assert quad_iou(offs[i], card.quad) < 0.8
         assert reading(i).card == card.card and quad_iou(quads[i], card.quad) >= 0.5
+
+
+def test_cards_found_that_overlap_are_painted_out_whole() -> None:
+    # two cards found lying over each other: where they overlap is covered too (OpenCV's
+    # fillPoly, given both at once, left their overlap unfilled, so painting out the cards
+    # found showed again whatever lay where two of them overlap)
+    from tableref.vision.spread_peel import cover_mask
+
+    a = np.array([[10, 10], [60, 10], [60, 90], [10, 90]], np.float32)
+    b = a + np.float32([25, 20])
+    mask = cover_mask((120, 120, 3), [a, b])
+    assert mask[50, 50] == 255  # inside both
+    assert mask[15, 15] == 255 and mask[105, 80] == 255  # inside one each
+    assert mask[5, 110] == 0
