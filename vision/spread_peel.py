@@ -23,8 +23,8 @@ def _grown(quad: np.ndarray, by: float = GROW) -> np.ndarray:
 def cover_mask(shape: tuple[int, ...], quads: list[np.ndarray], by: float = 1.0) -> np.ndarray:
     """A uint8 mask of `quads` (each grown `by` about its centre) over an image of `shape`."""
     mask = np.zeros(shape[:2], np.uint8)
-    for q in quads:  # one at a time: fillPoly given several fills where they overlap an even number of times not at all
-        cv2.fillConvexPoly(mask, np.round(_grown(q, by)).astype(np.int32), 255)
+    for q in quads:  # one at a time: fillPoly given several at once leaves their overlaps empty
+        cv2.fillPoly(mask, [np.round(_grown(q, by)).astype(np.int32)], 255)
     return mask
 
 
