@@ -23,7 +23,8 @@ ALONG = np.linspace(0.15, 0.85, 24)  # where on an edge it is sampled (its ends 
 EDGE_SHARE = 0.7  # an edge: the gradient across the line is strong on this share of it ...
 STRONG = 0.5  # ... strong meaning at least this share of the card's own edges' median gradient
 MIRROR_MAX = 0.45  # share of a card that may be hidden and still be mirrored in from the rest
-BORDER_STEPS = 5  # SHIFTS steps (~12% of a card's width): a card's white border is ~6.5%
+BORDER_STEPS = 5  # SHIFTS steps (~12% of a card's width): a card's white border is ~6.5% (FAN_TURNS: ~the same)
+FAN_TURNS = np.radians(np.arange(7.0, 50.0, 1.0))  # a fanned card turned from the one over it by this much (less: its own border)
 
 
 def edge_image(image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -54,40 +55,79 @@ def _turned(quad: np.ndarray, angle: float) -> np.ndarray:
     return ((quad - c) @ np.array([[cs, sn], [-sn, cs]]) + c).astype(np.float32)
 
 
+def _own_strength(grads: tuple[np.ndarray, np.ndarray], q: np.ndarray) -> float:
+    """What counts as a strong edge beside the card `q`: STRONG of its own long edges' median."""
+    return STRONG * float(np.median(across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))))
+
+
+def _nearest_edged(grads: tuple[np.ndarray, np.ndarray], steps: np.ndarray, strong: float,
+                   sides: tuple[tuple[int, int], ...] = ((3, 0), (1, 2)), leave_own: bool = False) -> list[np.ndarray]:
+    """Of `steps` (S x 4 x 2: a card moved ever further from where it was, TL, TR, BR, BL),
+    the nearest where one of its `sides` (corner index pairs; default both long sides) runs
+    along a straight edge (the far side shows when nothing lies beyond it, the near one when
+    the moved card lies over the first), but the outer one of the pair a white border makes:
+    the print's edge lies just inside it. `leave_own`: an edge met from the first step on is
+    the card's own, and passed over."""
+    support = [np.mean(across(grads, steps[:, a], steps[:, b]) >= strong, axis=1) for a, b in sides]
+    out = []
+    edges = np.flatnonzero(np.max(support, axis=0) >= EDGE_SHARE)
+    if leave_own and len(edges) and edges[0] == 0:
+        # the first steps still lie on the card's own edge (its outline found a little inside it)
+        gaps = np.flatnonzero(np.diff(edges) > 1)
+        edges = edges[gaps[0] + 1:] if len(gaps) else edges[:0]
+    if len(edges):
+        k = int(edges[edges <= edges[0] + BORDER_STEPS].max())
+        out.append(steps[k].astype(np.float32))
+    # a card lying apart or touching shows both long edges: where the card's own edges are
+    # faint (a white border on a pale table) its print's edges pass the nearest-edge test
+    # half a card short, so the nearest step both edges support is proposed too
+    both = np.flatnonzero(np.min(support, axis=0) >= EDGE_SHARE) if len(sides) > 1 else []
+    if len(both) and (not len(edges) or both[0] > k):
+        kb = int(both[both <= both[0] + BORDER_STEPS].max())
+        out.append(steps[kb].astype(np.float32))
+    return out
+
+
 def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[np.ndarray]:
     """Outlines of the cards that may lie beside the card `quad` (TL, TR, BR, BL of the portrait
     card, image pixels) in its row: for each side and each turn, the nearest shift at which a
     long side of the shifted card runs along a straight edge."""
     q = np.asarray(quad, np.float64)
-    own = across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))
-    strong = STRONG * float(np.median(own))
+    strong = _own_strength(grads, q)
     if strong <= 0:
         return []
     out = []
     for angle in TURNS:
         t = _turned(q, float(angle)).astype(np.float64)
         ut = ((t[1] - t[0]) + (t[2] - t[3])) / 2
-        left, right = (t[3], t[0]), (t[1], t[2])
         for side in (-1, 1):
-            shift = side * SHIFTS[:, None] * ut[None, :]
-            # either long edge of the card shifted so far: the far one shows when nothing lies
-            # beyond it, the near one when the neighbour lies over this card
-            near, far = (np.mean(across(grads, a + shift, b + shift) >= strong, axis=1) for a, b in (left, right))
-            support = np.maximum(near, far)
-            edges = np.flatnonzero(support >= EDGE_SHARE)
-            if len(edges):
-                # the nearest edge (further ones belong to cards beyond), but the outer one
-                # of the pair a white border makes: the print's edge lies just inside it
-                k = int(edges[edges <= edges[0] + BORDER_STEPS].max())
-                out.append((t + side * SHIFTS[k] * ut).astype(np.float32))
-            # a card lying apart or touching shows both long edges: where the card's own
-            # edges are faint (a white border on a pale table) its print's edges pass the
-            # nearest-edge test half a card short, so the nearest shift both edges support
-            # is proposed too
-            both = np.flatnonzero(np.minimum(near, far) >= EDGE_SHARE)
-            if len(both) and (not len(edges) or both[0] > k):
-                kb = int(both[both <= both[0] + BORDER_STEPS].max())
-                out.append((t + side * SHIFTS[kb] * ut).astype(np.float32))
+            out += _nearest_edged(grads, t[None] + side * SHIFTS[:, None, None] * ut[None, None, :], strong)
+    return out
+
+
+LONG_PARTNER = {0: 3, 3: 0, 1: 2, 2: 1}  # the corner at the other end of each corner's long side
+
+
+def fanned(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the cards that may lie fanned under the card `quad`, as a hand is held:
+    the card turned about each of its corners, its long side through that corner swinging
+    out from under it, to the nearest angle at which that side runs along a straight edge
+    (the card under it in a fan shows that side whole; its other side lies under the card)."""
+    q = np.asarray(quad, np.float64)
+    strong = _own_strength(grads, q)
+    if strong <= 0:
+        return []
+    centre = q.mean(axis=0)
+    out = []
+    for i, pivot in enumerate(q):
+        j = LONG_PARTNER[i]
+        for side in (-1, 1):
+            a = side * FAN_TURNS
+            c, s = np.cos(a), np.sin(a)
+            rot = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)  # S x 2 x 2
+            steps = np.einsum("kj,sji->ski", q - pivot, rot) + pivot
+            if np.linalg.norm(steps[0, j] - centre) > np.linalg.norm(q[j] - centre):  # swinging out
+                out += _nearest_edged(grads, steps, strong, ((i, j),), leave_own=True)
     return out
 
 
@@ -116,4 +156,4 @@ def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> n
     return out
 
 
-__all__ = ["across", "edge_image", "mirrored_in", "neighbours"]
+__all__ = ["across", "edge_image", "fanned", "mirrored_in", "neighbours"]

@@ -15,7 +15,7 @@ import pytest
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
-from tableref.vision.spread_neighbours import edge_image
+from tableref.vision.spread_neighbours import edge_image, fanned
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import score_spread
 
@@ -126,6 +126,18 @@ def test_a_cards_row_neighbours_are_proposed_where_they_lie(layout: str, overlap
                 found += any(quad_iou(p, cards[j].quad) >= 0.5 for p in proposed)
     assert pairs == 12
     assert found >= 10, f"{found}/{pairs} neighbours proposed"
+
+
+def test_the_card_under_a_fanned_card_is_proposed_where_it_lies() -> None:
+    # a hand held as a fan: from each card's true outline, the card under it (turned about
+    # their common corner) is proposed at its own place
+    img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"] * 2, range(1, 8))],
+                              np.random.default_rng(7), overlap=0.4, layout="fan")
+    grads = edge_image(img)
+    found = [any(quad_iou(p, cards[i - 1].quad) >= 0.7 for p in fanned(grads, cards[i].quad))
+             for i in range(1, len(cards))]
+    assert len(found) == 6  # 7 cards: one fan
+    assert sum(found) >= 5, f"{sum(found)}/6 cards under proposed"
 
 
 def test_the_hidden_part_of_a_card_is_mirrored_in_from_its_other_half() -> None:
