@@ -29,11 +29,12 @@ from tableref.vision import card_model, reader_data
 MODELS = pathlib.Path(__file__).resolve().parents[1] / "vision" / "models"
 
 
-def make_set(seed: int, n: int, workers: int, cache: pathlib.Path | None) -> tuple[np.ndarray, np.ndarray]:
+def make_set(seed: int, n: int, workers: int, cache: pathlib.Path | None,
+             corner: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """n samples of the seeded stream, at the model's input size, made in chunks by `workers`
     processes. With `cache`, each chunk is kept on disk under a name that says what made it,
     so that a longer run reuses a shorter one's images."""
-    jobs = [(seed, a, min(n, a + CHUNK), cache) for a in range(0, n, CHUNK)]
+    jobs = [(seed, a, min(n, a + CHUNK), cache, corner) for a in range(0, n, CHUNK)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         parts = pool.starmap(_make_chunk, jobs, chunksize=1)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -42,17 +43,19 @@ def make_set(seed: int, n: int, workers: int, cache: pathlib.Path | None) -> tup
 CHUNK = 250
 
 
-def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None) -> tuple[np.ndarray, np.ndarray]:
+def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None,
+                corner: bool) -> tuple[np.ndarray, np.ndarray]:
     path = None
     if cache is not None:
-        path = cache / (f"reader_v{reader_data.VERSION}_{seed}_{start}_{stop}_"
+        path = cache / (f"reader_v{reader_data.VERSION}{f'_corner{reader_data.CORNER_VERSION}' if corner else ''}_{seed}_{start}_{stop}_"
                         f"{card_model.INPUT_W}x{card_model.INPUT_H}.npz")
         if path.is_file():
             with np.load(path) as z:
                 return z["x"], z["y"]
     cv2.setNumThreads(1)
-    images, labels = reader_data.dataset(seed, start, stop)
-    small = card_model.shrink(images)
+    # the corner reader reads cards partly under others, that part painted out
+    images, labels = reader_data.dataset(seed, start, stop, hidden=corner)
+    small = card_model.shrink(images, "corner" if corner else "whole")
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path.with_suffix(".tmp.npz"), x=small, y=labels)
@@ -214,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="keep the made image sets here")
     ap.add_argument("--make-only", action="store_true", help="only make (and cache) the image sets")
     ap.add_argument("--out", type=pathlib.Path, default=MODELS)
+    ap.add_argument("--corner", action="store_true", help="the corner reader (card_reader_corner.onnx): the "
+                    "index corner of cards partly under others, that part painted out (reader_data.hide)")
     args = ap.parse_args(argv)
     try:
         import torch
@@ -225,8 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     names = reader_data.classes()
     # train and validation are separate streams of the generator (different seeds)
-    x, y = make_set(args.seed, args.train, args.workers, args.cache)
-    xv, yv = make_set(args.seed + 1, args.val, args.workers, args.cache)
+    x, y = make_set(args.seed, args.train, args.workers, args.cache, args.corner)
+    xv, yv = make_set(args.seed + 1, args.val, args.workers, args.cache, args.corner)
+    model_file = card_model.CORNER_MODEL_FILE if args.corner else card_model.MODEL_FILE
+    meta_file = pathlib.Path(model_file).with_suffix(".json").name
     t_data = time.time() - t0
     print(f"made {len(x)} training and {len(xv)} validation images in {t_data:.0f} s", flush=True)
     if args.make_only:
@@ -238,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     train(net, x, y, args.epochs, args.seed, log, xv, yv, names)
     temperature = fit_temperature(torch_logits(net, xv), yv)
     args.out.mkdir(parents=True, exist_ok=True)
-    onnx_path = args.out / card_model.MODEL_FILE
+    onnx_path = args.out / model_file
     export(net, onnx_path)
     meta = {
         "classes": names, "input": {"width": card_model.INPUT_W, "height": card_model.INPUT_H,
@@ -246,16 +253,17 @@ def main(argv: list[str] | None = None) -> int:
         "generator": reader_data.VERSION,  # the image generator's version it was trained on
         "temperature": round(temperature, 4), "seed": args.seed, "train_samples": args.train,
         "val_samples": args.val, "val_seed": args.seed + 1, "epochs": args.epochs, "parameters": n_params,
-        "embedding_dim": args.embed, "torch_version": torch.__version__,
+        "embedding_dim": args.embed, "torch_version": torch.__version__, "hidden": args.corner, "view": "corner" if args.corner else "whole",
+        "corner_generator": reader_data.CORNER_VERSION if args.corner else None,
         "seconds": {"data": round(t_data), "total": round(time.time() - t0)}, "log": log,
     }
-    meta["history"] = _history(args.out / card_model.META_FILE)
-    (args.out / card_model.META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
+    meta["history"] = _history(args.out / meta_file)
+    (args.out / meta_file).write_text(json.dumps(meta, indent=1) + "\n")
     # the figures are measured through the shipped file and the runtime (card_model.py)
-    model = card_model.CardModel.load(args.out / card_model.MODEL_FILE)
+    model = card_model.CardModel.load(onnx_path)
     # (one end up, as the images come: the test recomputes it so)
     meta["validation"] = card_model.figures(model.probabilities_shrunk(xv, both_ends=False), yv, names)
-    (args.out / card_model.META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
+    (args.out / meta_file).write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["validation"], indent=1))
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} kB), temperature {temperature:.3f}, "
           f"{n_params} parameters, {time.time() - t0:.0f} s")

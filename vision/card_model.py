@@ -21,7 +21,12 @@ from onnxruntime.capi.onnxruntime_pybind11_state import Fail, InvalidGraph, Inva
 MODEL_DIR = pathlib.Path(__file__).resolve().parent / "models"
 MODEL_FILE = "card_reader.onnx"
 META_FILE = "card_reader.json"
+CORNER_MODEL_FILE = "card_reader_corner.onnx"  # the corner reader: cards partly painted out (identify --all's fans)
+HIDDEN_FILL = (128, 128, 128)  # ... in this colour
 INPUT_W, INPUT_H = 64, 96
+# the corner reader's view: this share of the card's width and height at its index's corner, at
+# the warp's own scale (64x96 of a 128x200 warp: the index ~30 px high, not ~8 as in the whole card)
+CORNER_W, CORNER_H = 0.5, 0.48
 NONE = "_none"
 CHECK_SAMPLES = 300  # the first validation samples whose figures CI recomputes
 
@@ -41,14 +46,25 @@ def upright(card: np.ndarray) -> np.ndarray:
     return cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE) if card.shape[1] > card.shape[0] else card
 
 
-def shrink(cards) -> np.ndarray:
-    """Rectified BGR cards (any size, either orientation) -> n x INPUT_H x INPUT_W x 3 uint8."""
+def corner(card: np.ndarray) -> np.ndarray:
+    """The corner reader's view of an upright card: the corner (top left, or bottom right
+    turned half round: a card prints its index at both) less painted out (HIDDEN_FILL)."""
+    h, w = card.shape[:2]
+    ch, cw = round(h * CORNER_H), round(w * CORNER_W)
+    ends = (card[:ch, :cw], card[::-1, ::-1][:ch, :cw])
+    return min(ends, key=lambda e: int(np.all(e == HIDDEN_FILL, axis=2).sum()))
+
+
+def shrink(cards, view: str = "whole") -> np.ndarray:
+    """Rectified BGR cards (any size, either orientation) -> n x INPUT_H x INPUT_W x 3 uint8:
+    the whole card, or (`view` "corner") its corner()."""
     out = np.empty((len(cards), INPUT_H, INPUT_W, 3), np.uint8)
     for i, card in enumerate(cards):
         card = upright(np.asarray(card))
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        out[i] = cv2.resize(card[:, :, :3], (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        card = corner(card[:, :, :3]) if view == "corner" else card[:, :, :3]
+        out[i] = cv2.resize(card, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
     return out
 
 
@@ -62,6 +78,7 @@ class CardModel:
         self.path = path
         self.classes: list[str] = list(meta["classes"])
         self.temperature = float(meta.get("temperature", 1.0))
+        self.view: str = meta.get("view", "whole")  # what of the card it reads (see shrink)
 
     @staticmethod
     @functools.lru_cache(maxsize=4)
@@ -108,12 +125,13 @@ class CardModel:
     def probabilities(self, cards, both_ends: bool = True) -> np.ndarray:
         """Calibrated class probabilities (n x len(classes)) of rectified BGR cards; with
         `both_ends` the average of the card and the card turned half round (on the dev
-        photos: 381/421 exact instead of 373, 20 wrong codes instead of 28; twice the work)."""
-        return self.probabilities_shrunk(shrink(cards), both_ends)
+        photos: 381/421 exact instead of 373, 20 wrong codes instead of 28; twice the work).
+        The corner reader reads one end, the one less painted out (corner())."""
+        return self.probabilities_shrunk(shrink(cards, self.view), both_ends and self.view == "whole")
 
     def embed(self, cards) -> np.ndarray:
         """The penultimate-layer embedding (n x embedding_dim) of rectified BGR cards."""
-        small = shrink(cards)
+        small = shrink(cards, self.view)
         if len(small) == 0:
             return np.zeros((0, int(self.meta.get("embedding_dim", 0))), np.float32)
         return np.concatenate([self._forward(small[a:a + 256])[1] for a in range(0, len(small), 256)])
@@ -154,4 +172,4 @@ def reliability(conf: np.ndarray, right: np.ndarray) -> list[dict]:
 
 
 __all__ = ["CardModel", "ModelFileError", "shrink", "upright", "softmax", "figures", "reliability",
-           "MODEL_FILE", "META_FILE", "INPUT_W", "INPUT_H", "NONE", "CHECK_SAMPLES"]
+           "MODEL_FILE", "META_FILE", "CORNER_MODEL_FILE", "HIDDEN_FILL", "corner", "INPUT_W", "INPUT_H", "NONE", "CHECK_SAMPLES"]

@@ -442,6 +442,9 @@ class Printing:
     slash: float = 45.0      # the skip's slash: its rise in degrees
     arrows: int = 0          # the reverse's arrow shape (index in REVERSE_ARROWS)
     plus2: int | None = None  # a draw-two printed as "+2" in this Hershey font, not mini cards
+    # corner indices
+    index: float = 1.0       # their height, as a share of the style's
+    index_at: float = 1.0    # their centre's distance in from the corner, as a share of the style's
 
 
 def _affine(cx: float, cy: float, angle: float = 0.0, scale: float = 1.0, stretch: float = 1.0,
@@ -541,8 +544,8 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
             moved = rank in ACTION_RANKS + NO_MERCY_RANKS
             _drawn_moved(img, centre_symbol, _affine(cx, cy, pr.sym_angle, pr.sym_scale) if moved else None)
     # corner indices: top-left upright, bottom-right upside down
-    idx_h = h * 0.085
-    ix, iy = border + w * 0.10, border + h * 0.08
+    idx_h = h * 0.085 * pr.index
+    ix, iy = border + w * 0.10 * pr.index_at, border + h * 0.08 * pr.index_at
     label = rank if is_number else CORNER_TEXT.get(rank)
     for rot in (False, True):
         if label is not None:

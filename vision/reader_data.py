@@ -16,13 +16,16 @@ import math
 import cv2
 import numpy as np
 
+from .card_model import HIDDEN_FILL
 from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine, render_back, render_card
 from .classify_colour import INK_SHADES
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
 
 VERSION = 7  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
+CORNER_VERSION = 2  # the corner reader's stream (hide, _index): bump when its images change
 NONE = "_none"
+HIDDEN_MOST = 0.8  # share of the read card the cards over it may hide
 NONE_KINDS = ("table", "hand", "back", "foreign", "part", "overlap", "offset")
 
 
@@ -130,16 +133,25 @@ def _lettering(rng: np.random.Generator) -> dict:
     return out
 
 
-def _printing(code: str, rng: np.random.Generator) -> Printing | None:
+def _index(rng: np.random.Generator) -> dict:
+    """Another deck's corner indices (the corner reader's stream only: the whole-card reader's
+    images stay as its shipped model was trained on): the dev photos' decks print them up to
+    1.5 times the classic render's height, and further in."""
+    return {"index": float(rng.uniform(0.9, 1.6)), "index_at": float(rng.uniform(0.85, 1.35))}
+
+
+def _printing(code: str, rng: np.random.Generator, indices: bool = False) -> Printing | None:
     """Another deck's printing: the oval larger, smaller or a full-width circle (decks with
     a white disc), numerals larger or smaller, outlined or not, its own ink shade, and its
-    own lettering (_lettering)."""
+    own lettering (_lettering); with `indices`, its own corner indices (_index)."""
     r = rng.random()
     if r < 0.2:
-        return None
+        return Printing(**_index(rng)) if indices else None
     colour = code.split("-", 1)[0]
     shared = {"field": deck_ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
     shared.update(_lettering(rng))
+    if indices:
+        shared.update(_index(rng))
     if r < 0.4:    # a circle across the card: half-axes equal in pixels
         k = rng.uniform(1.05, 1.3)
         return Printing(oval_w=k, oval_h=k * 0.36 / (0.43 * 1.553), numeral=rng.uniform(0.75, 0.95),
@@ -149,9 +161,9 @@ def _printing(code: str, rng: np.random.Generator) -> Printing | None:
                     **shared)
 
 
-def _face(code: str, rng: np.random.Generator, short: int) -> np.ndarray:
+def _face(code: str, rng: np.random.Generator, short: int, indices: bool = False) -> np.ndarray:
     style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
-    face = render_card(code, style, short, rng, _printing(code, rng))
+    face = render_card(code, style, short, rng, _printing(code, rng, indices))
     if rng.random() < 0.8:
         face = _print_variety(face, rng)
     if rng.random() < 0.4:
@@ -266,15 +278,17 @@ def _finder_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out.astype(np.float32)
 
 
-def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = None,
+               indices: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """A photo of `code` on a random table after a random trip through a camera, and the
-    card's true outline in it (also what bench/bench_calibration.py reads whole)."""
+    card's true outline in it (also what bench/bench_calibration.py reads whole); `indices`:
+    its corner indices varied too (_index)."""
     codes = codes or all_codes("all")
     short = _card_short(rng)
     scene, quad = _place(rng, short)
     if rng.random() < 0.35:
         scene = _underneath(scene, quad, rng, codes)
-    scene = paste(scene, _face(code, rng, int(np.clip(short * 1.2, 64, 220))), quad)
+    scene = paste(scene, _face(code, rng, int(np.clip(short * 1.2, 64, 220)), indices), quad)
     if rng.random() < 0.15:
         scene = _finger(scene, rng, quad)
     if rng.random() < 0.4:
@@ -284,14 +298,74 @@ def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = No
     return camera_effects(scene, rng, strength=float(rng.uniform(0.3, 1.2))), quad
 
 
-def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None) -> np.ndarray:
-    """The rectified 128x200 BGR view of `code` after a random trip through a camera."""
-    scene, quad = card_scene(code, rng, codes)
+def _turned_about(quad: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return ((quad - pivot) @ np.array([[c, s], [-s, c]]) + pivot).astype(np.float32)
+
+
+def _over(quad: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    """Where the cards of a hand lie over the card at `quad`: one or two held as a fan is (each
+    turned further about the card's bottom-left corner, hiding its right side: its top-left
+    index shows), or one fanned about any corner either way, or next in its row (shifted along
+    its short side, or the row below along its long side)."""
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    r = rng.random()
+    if r < 0.45:
+        step = math.radians(rng.uniform(6, 30))
+        return [_turned_about(quad, quad[3], step * k) for k in range(1, int(rng.integers(2, 4)))]
+    if r < 0.65:
+        return [_turned_about(quad, quad[int(rng.integers(4))], math.radians(rng.uniform(8, 40)) * rng.choice([-1, 1]))]
+    along, other = (u, v) if rng.random() < 0.75 else (v, u)
+    shifted = quad + along * rng.choice([-1, 1]) * rng.uniform(0.2, 0.9) + other * rng.normal(0, 0.04)
+    return [_turned_about(shifted, shifted.mean(axis=0), math.radians(rng.normal(0, 3)))]
+
+
+def _mask(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
+    mask = np.zeros(shape[:2], np.uint8)
+    for q in quads:  # one at a time (fillPoly leaves out where several overlap)
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 255)
+    return mask
+
+
+def hide(scene: np.ndarray, quad: np.ndarray, rng: np.random.Generator, codes: list[str]) -> np.ndarray:
+    """The photo with one or two cards of a hand over the card at `quad` (_over, hiding at
+    most HIDDEN_MOST of it), each then painted HIDDEN_FILL on an outline a little off its own,
+    as a spread's cards found are at run time (Recogniser.identify_all): what the hidden-view
+    reader is trained on."""
+    size = float(np.linalg.norm(quad[0] - quad[2]))
+    short = int(np.clip(np.linalg.norm(quad[1] - quad[0]) * 1.2, 64, 220))
+    card = _mask(scene.shape, [quad])
+    whole = cv2.countNonZero(card)
+    for _ in range(10):
+        overs = _over(quad, rng) + (_over(quad, rng) if rng.random() < 0.2 else [])
+        shows = cv2.countNonZero(cv2.bitwise_and(card, cv2.bitwise_not(_mask(scene.shape, overs))))
+        if shows >= (1.0 - HIDDEN_MOST) * whole:
+            break
+    else:
+        return scene
+    for over in overs:
+        scene = paste(scene, _random_face(rng, short, codes), over)
+    found = [over.mean(axis=0) + (over - over.mean(axis=0)) * rng.uniform(0.99, 1.04)
+             + rng.normal(0, 0.005 * size, over.shape) for over in overs]
+    for f in found:
+        cv2.fillConvexPoly(scene, np.round(f).astype(np.int32), HIDDEN_FILL)
+    return scene
+
+
+def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None,
+                hidden: bool = False) -> np.ndarray:
+    """The rectified 128x200 BGR view of `code` after a random trip through a camera
+    (`hidden`: with cards of a hand over part of it, painted out; see hide)."""
+    scene, quad = card_scene(code, rng, codes, indices=hidden)
+    if hidden:
+        scene = hide(scene, quad, rng, codes or all_codes("all"))
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
 
 
-def none_sample(rng: np.random.Generator, codes: list[str] | None = None, kind: str | None = None) -> np.ndarray:
-    """A rectified view that holds no readable card face (class "_none")."""
+def none_sample(rng: np.random.Generator, codes: list[str] | None = None, kind: str | None = None,
+                hidden: bool = False) -> np.ndarray:
+    """A rectified view that holds no readable card face (class "_none"; `hidden`: with part
+    of it painted out as card_sample's)."""
     codes = codes or all_codes("all")
     kind = kind or str(rng.choice(NONE_KINDS))
     short = _card_short(rng)
@@ -323,18 +397,22 @@ def none_sample(rng: np.random.Generator, codes: list[str] | None = None, kind: 
     if rng.random() < 0.4:
         scene = _shade(scene, rng)
     scene = camera_effects(scene, rng, strength=float(rng.uniform(0.3, 1.2)))
+    if hidden:
+        scene = hide(scene, quad, rng, codes)
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
 
 
-def sample(label: str, rng: np.random.Generator, codes: list[str] | None = None) -> np.ndarray:
+def sample(label: str, rng: np.random.Generator, codes: list[str] | None = None, hidden: bool = False) -> np.ndarray:
     """A rectified training image of class `label` (a card code or "_none")."""
-    return none_sample(rng, codes) if label == NONE else card_sample(label, rng, codes)
+    return none_sample(rng, codes, hidden=hidden) if label == NONE else card_sample(label, rng, codes, hidden)
 
 
-def dataset(seed: int, start: int, stop: int, none_share: float = 0.12) -> tuple[np.ndarray, np.ndarray]:
+def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
+            hidden: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Samples start..stop-1 of the seeded stream (images n x 200 x 128 x 3 uint8, class
-    indices): codes drawn evenly, "_none" with probability `none_share`. Sample i depends only
-    on (seed, i), so any slice can be made apart (in parallel) and comes out the same."""
+    indices): codes drawn evenly, "_none" with probability `none_share`; `hidden`: the
+    hidden-view reader's (see hide). Sample i depends only on (seed, i), so any slice can
+    be made apart (in parallel) and comes out the same."""
     names = classes()
     codes = names[:-1]
     n = max(0, stop - start)
@@ -343,9 +421,9 @@ def dataset(seed: int, start: int, stop: int, none_share: float = 0.12) -> tuple
     for j, i in enumerate(range(start, stop)):
         rng = np.random.default_rng([seed, i])
         k = len(codes) if rng.random() < none_share else int(rng.integers(len(codes)))
-        images[j] = sample(names[k], rng, codes)
+        images[j] = sample(names[k], rng, codes, hidden)
         labels[j] = k
     return images, labels
 
 
-__all__ = ["NONE", "NONE_KINDS", "classes", "card_sample", "none_sample", "sample", "dataset", "card_size"]
+__all__ = ["NONE", "NONE_KINDS", "hide", "classes", "card_sample", "none_sample", "sample", "dataset", "card_size"]

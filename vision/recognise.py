@@ -22,14 +22,14 @@ import cv2
 import numpy as np
 
 from .card_model import NONE as MODEL_NONE
-from .card_model import CardModel
+from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, MODEL_DIR, CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, order_quad, warp_card
 from .spread_fit import snap, spread_size
-from .spread_neighbours import edge_image, mirrored_in, neighbours
+from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
@@ -77,6 +77,9 @@ ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _be
 # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
 # is often 40% at one end), their part under it mirrored in from the rest
 ALL_BESIDE_OVERLAP = 0.45
+ALL_FAN_ROUNDS = 12  # rounds of reading the cards fanned under those found (a fan holds up to a hand)
+ALL_FAN_SHOWS = 0.25  # a card proposed under those found shows at least this share of itself ...
+ALL_FAN_SURE = 0.9  # ... and the corner reader reads it at least this sure
 ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
 ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
 ALL_SIZE_SPREAD = (0.7, 1.4)  # a spread's cards are one size: long sides within this of the median
@@ -450,7 +453,57 @@ class Recogniser:
                 fine = self._identify_all_at(image_bgr, max(h, w), grads)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
-        return _alike(self._uncovered(image_bgr, self._beside(image_bgr, _alike(kept), grads), grads))
+        kept = self._uncovered(image_bgr, self._beside(image_bgr, _alike(kept), grads), grads)
+        return _alike(self._fanned(image_bgr, kept, grads))
+
+    @functools.cached_property
+    def corner_reader(self) -> CardModel | None:
+        """The learned reader of a card's index corner, trained on cards partly under others,
+        that part painted out (card_model.corner)."""
+        return CardModel.load(MODEL_DIR / CORNER_MODEL_FILE) if self.reader is not None else None
+
+    def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """How the corner reader reads each of `quads` with the mask `cover` (the cards found)
+        painted out, as it was trained (HIDDEN_FILL); a reading less than ALL_FAN_SURE sure is
+        declined."""
+        if self.corner_reader is None or not quads:
+            return [CardReading(None, 0.0, ()) for _ in quads]
+        painted = image_bgr.copy()
+        painted[cover > 0] = HIDDEN_FILL
+        probs = self.corner_reader.probabilities(
+            [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
+        reads = [self._learned(p)[0] for p in probs]
+        return [r if r.confidence >= ALL_FAN_SURE else CardReading(None, r.confidence, r.likely) for r in reads]
+
+    def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
+                grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """`kept` plus the cards fanned under them (spread_neighbours.fanned), round after
+        round from the cards the last round added. A fanned card shows only a wedge of
+        itself, so each proposal is read by the corner reader with the cards found
+        painted out (HIDDEN_FILL, as it was trained), and stands only where it shows enough
+        of itself beside those found and those added before it, surest first."""
+        new = kept
+        for _ in range(ALL_FAN_ROUNDS if self.corner_reader is not None else 0):
+            quads = [k.quad for k in kept if k.quad is not None]
+            cover = cover_mask(image_bgr.shape, quads)
+            proposed = [p for k in new if k.quad is not None for p in fanned(grads, k.quad)]
+            size = spread_size(quads)
+            if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
+                proposed += [snap(grads, p, size) for p in proposed]
+            proposed = [p for p in proposed if _shows(p, cover) >= ALL_FAN_SHOWS]
+            if not proposed:
+                break
+            reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
+            added: list[Recognition] = []
+            for r, p in reads:
+                if r.card is None:
+                    break
+                if _shows(p, cover_mask(image_bgr.shape, quads + [a.quad for a in added])) >= ALL_FAN_SHOWS:
+                    added.append(Recognition(r.card, r.confidence, p, r.likely))
+            if not added:
+                break
+            kept, new = kept + added, added
+        return kept
 
     def _beside(self, image_bgr: np.ndarray, kept: list[Recognition], grads: tuple[np.ndarray, np.ndarray],
                 new: list[Recognition] | None = None) -> list[Recognition]:
@@ -715,6 +768,13 @@ def _alike(found: list[Recognition]) -> list[Recognition]:
     median = float(np.median(list(longs.values())))
     return [r for r in found if r.quad is None or
             ALL_SIZE_SPREAD[0] <= longs[id(r)] / median <= ALL_SIZE_SPREAD[1]]
+
+
+def _shows(quad: np.ndarray, cover: np.ndarray) -> float:
+    """The share of the card `quad` outside the mask `cover` (and inside the image)."""
+    own = cover_mask(cover.shape, [quad])
+    whole = cv2.contourArea(np.asarray(quad, np.float32))
+    return cv2.countNonZero(cv2.bitwise_and(own, cv2.bitwise_not(cover))) / whole if whole > 0 else 0.0
 
 
 def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:

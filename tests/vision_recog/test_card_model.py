@@ -1,5 +1,5 @@
-"""The shipped learned card reader (vision/models/card_reader.onnx) run through onnxruntime, as
-the runtime does (no torch): it loads, reads rendered cards of every code, reproduces the
+"""The shipped learned card reader (vision/models/card_reader.onnx, and the corner reader)
+run through onnxruntime, as the runtime does (no torch): it loads, reads rendered cards of every code, reproduces the
 figure its training run recorded, turns card-free views down, and a bad file gives the one
 narrow error."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tableref.vision import reader_data
-from tableref.vision.card_model import CHECK_SAMPLES, NONE, CardModel, ModelFileError, shrink
+from tableref.vision.card_model import (CHECK_SAMPLES, CORNER_MODEL_FILE, MODEL_DIR, MODEL_FILE, NONE, CardModel,
+                                        HIDDEN_FILL, ModelFileError, corner, shrink)
 from tableref.vision.cardface import UNO_STYLES, Printing, all_codes, is_ninety_nine, render_card
 from tableref.vision.classify_training import (CARD_FREE_KINDS, camera_effects, card_free_scene, card_quad,
                                                jitter_quad)
@@ -28,6 +29,8 @@ def model() -> CardModel:
 
 def test_shipped_model_loads(model: CardModel) -> None:
     assert model.classes == reader_data.classes()
+    if model.view == "corner":
+        assert model.meta.get("corner_generator") == reader_data.CORNER_VERSION, "retrain the corner reader"
     assert model.temperature > 0
     card = render_card("red-7", "classic", 128)[:, :, :3]
     p = model.probabilities([card])
@@ -65,15 +68,37 @@ def test_landscape_card_is_read_upright(model: CardModel) -> None:
     assert np.array_equal(shrink([landscape]), shrink([card]))
 
 
-def test_recorded_validation_figure_is_reproduced(model: CardModel) -> None:
+@pytest.mark.parametrize("name", [MODEL_FILE, CORNER_MODEL_FILE])
+def test_recorded_validation_figure_is_reproduced(name: str) -> None:
     """The first validation samples are made again from their seed and read: the accuracy
-    matches what the training run recorded (a different cv2 build may draw a pixel apart)."""
+    matches what the training run recorded (a different cv2 build may draw a pixel apart).
+    Both shipped readers: the whole-card one and the corner one (identify --all's fans)."""
+    model = CardModel.load(MODEL_DIR / name)
     val = model.meta["validation"]
     assert model.meta.get("generator") == reader_data.VERSION, "the generator changed: retrain the shipped model"
-    images, labels = reader_data.dataset(model.meta["val_seed"], 0, CHECK_SAMPLES)
-    p = model.probabilities_shrunk(shrink(images), both_ends=False)
+    assert model.classes == reader_data.classes()
+    if model.view == "corner":
+        assert model.meta.get("corner_generator") == reader_data.CORNER_VERSION, "retrain the corner reader"
+    images, labels = reader_data.dataset(model.meta["val_seed"], 0, CHECK_SAMPLES,
+                                         hidden=bool(model.meta.get("hidden")))
+    p = model.probabilities_shrunk(shrink(images, model.view), both_ends=False)
     accuracy = float((p.argmax(axis=1) == labels).mean())
     assert abs(accuracy - val["check_accuracy"]) <= 0.02, (accuracy, val["check_accuracy"])
+
+
+def test_the_corner_reader_reads_the_index_corner_that_shows() -> None:
+    # a fanned card shows one index corner; the other lies under the cards painted out
+    card = render_card("blue-4", "classic", 128)[:, :, :3].copy()
+    h, w = card.shape[:2]
+    top_left = corner(card)
+    assert top_left.shape[:2] == (round(h * 0.48), round(w * 0.5))
+    assert np.array_equal(top_left, card[:top_left.shape[0], :top_left.shape[1]])
+    card[: h // 2, : w // 2] = HIDDEN_FILL  # the top-left corner hidden: the bottom-right one, turned
+    assert np.array_equal(corner(card), card[::-1, ::-1][:top_left.shape[0], :top_left.shape[1]])
+    reader = CardModel.load(MODEL_DIR / CORNER_MODEL_FILE)
+    assert reader.view == "corner"
+    p = reader.probabilities([card])[0]
+    assert reader.classes[int(p.argmax())] == "blue-4"
 
 
 def test_card_free_views_are_declined(model: CardModel) -> None:
