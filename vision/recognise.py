@@ -79,6 +79,7 @@ ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _be
 ALL_BESIDE_OVERLAP = 0.45
 ALL_FAN_ROUNDS = 12  # rounds of reading the cards fanned under those found (a fan holds up to a hand)
 ALL_FAN_SHOWS = 0.25  # a card proposed under those found shows at least this share of itself ...
+ALL_FAN_UNREAD = 0.3  # a proposal read below ALL_FAN_SURE but at least this sure of some code: a card, fanned from
 ALL_FAN_SURE = 0.95  # ... and the corner reader reads it at least this sure (0.9: 5 more of 330 photo-faced fan cards, 2 more wrong)
 ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
 ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
@@ -481,12 +482,15 @@ class Recogniser:
         round from the cards the last round added. A fanned card shows only a wedge of
         itself, so each proposal is read by the corner reader with the cards found
         painted out (HIDDEN_FILL, as it was trained), and stands only where it shows enough
-        of itself beside those found and those added before it, surest first."""
-        new = kept
+        of itself beside those found and those added before it, surest first. A card it
+        leans to some code for but is unsure of is not reported, but the fan goes on under it
+        (ALL_FAN_UNREAD): one unsure card no longer ends its fan."""
+        new = [k.quad for k in kept if k.quad is not None]
+        unreported: list[np.ndarray] = []  # cards the corner reader is unsure of: not reported, but fanned from
         for _ in range(ALL_FAN_ROUNDS if self.corner_reader is not None else 0):
             quads = [k.quad for k in kept if k.quad is not None]
-            cover = cover_mask(image_bgr.shape, quads)
-            proposed = [p for k in new if k.quad is not None for p in fanned(grads, k.quad)]
+            cover = cover_mask(image_bgr.shape, quads + unreported)
+            proposed = [p for q in new for p in fanned(grads, q)]
             size = spread_size(quads)
             if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
                 proposed += [snap(grads, p, size) for p in proposed]
@@ -495,14 +499,20 @@ class Recogniser:
                 break
             reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
             added: list[Recognition] = []
+            unread: list[np.ndarray] = []
             for r, p in reads:
-                if r.card is None:
+                if r.card is None and r.confidence < ALL_FAN_UNREAD:
                     break
-                if _shows(p, cover_mask(image_bgr.shape, quads + [a.quad for a in added])) >= ALL_FAN_SHOWS:
-                    added.append(Recognition(r.card, r.confidence, p, r.likely))
-            if not added:
+                if _shows(p, cover_mask(image_bgr.shape, quads + unreported + [a.quad for a in added] + unread)) \
+                        >= ALL_FAN_SHOWS:
+                    if r.card is not None:
+                        added.append(Recognition(r.card, r.confidence, p, r.likely))
+                    else:
+                        unread.append(p)
+            if not added and not unread:
                 break
-            kept, new = kept + added, added
+            kept, new = kept + added, [a.quad for a in added] + unread
+            unreported += unread
         return kept
 
     def _beside(self, image_bgr: np.ndarray, kept: list[Recognition], grads: tuple[np.ndarray, np.ndarray],
