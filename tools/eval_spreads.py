@@ -3,7 +3,7 @@
 their place, wrong reports, and why each missed card was missed, per layout and overlap.
 
     python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
-                                 [--save-misses DIR] [--photos ../shared/data/photos]
+                                 [--save-misses DIR] [--photos ../shared/data/photos] [--true-outlines]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
@@ -12,7 +12,10 @@ when a report names it on an outline overlapping its own by half (IoU >= 0.5); e
 card is classed by spread_score.miss_kind. --photos: the cards are crops of real photos
 (labels.csv; measuring only), each spread's faces drawn afresh from them, among the crops that
 are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to part of a card,
-or to more than one, and are left out).
+or to more than one, and are left out). --true-outlines: the corner reader alone, given what
+identify --all has to find: each card but the top one read on its true outline with the cards
+over it painted out (Recogniser.corner_readings), its first choice and its readings at least
+0.9 and 0.95 sure counted.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import numpy as np
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.recognise import Recogniser, spread_outlines
+from tableref.vision.spread_peel import cover_mask
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
@@ -34,6 +38,23 @@ from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
               ("scattered", "scattered", 0.0), ("scattered 30%", "scattered", 0.3))
+
+
+SURE = (0.9, 0.95)
+
+
+def corner_counts(rec: Recogniser, img: np.ndarray, cards: list) -> collections.Counter:
+    """How the corner reader reads each card but the top one (cards are drawn in order, each
+    over those before) on its true outline, the cards over it painted out."""
+    c: collections.Counter = collections.Counter()
+    for k, card in enumerate(cards[:-1]):
+        r = rec.corner_readings(img, [card.quad], cover_mask(img.shape, [x.quad for x in cards[k + 1:]]))[0]
+        c["total"] += 1
+        c["first"] += r.card == card.card
+        for t in SURE:
+            if r.card is not None and r.confidence >= t:
+                c[f"right {t}" if r.card == card.card else f"wrong {t}"] += 1
+    return c
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                     "15, 30, fan: a word of the condition's name)")
     ap.add_argument("--save-misses", type=pathlib.Path, help="write each spread with a miss here, outlined")
     ap.add_argument("--photos", help="card faces cropped from real photos (labels.csv), not renders")
+    ap.add_argument("--true-outlines", action="store_true",
+                    help="the corner reader alone, on each card's true outline (see above)")
     args = ap.parse_args(argv)
     if args.spreads < 1:
         print("eval_spreads: --spreads must be at least 1", file=sys.stderr)
@@ -55,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     totals = collections.Counter()
     print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}"
           + (f", faces from {args.photos}" if args.photos else ""))
-    print(f"{'condition':<12} {'right':>9} {'wrong':>9}  " + "  ".join(f"{k:>12}" for k in MISS_KINDS) + "   s/spread")
+    if args.true_outlines:
+        print(f"{'condition':<12} {'cards':>6} {'first':>6}  " + "  ".join(f"{'right/wrong ' + str(t):>17}" for t in SURE))
+    else:
+        print(f"{'condition':<12} {'right':>9} {'wrong':>9}  " + "  ".join(f"{k:>12}" for k in MISS_KINDS) + "   s/spread")
     for name, layout, overlap in CONDITIONS:
         if args.only and not any(word in name for word in args.only):
             continue
@@ -69,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                 img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout, faces=faces)
             else:
                 img, cards = varied_spread(hand, rng, overlap=overlap, layout=layout, faces=faces)
+            if args.true_outlines:
+                c.update(corner_counts(rec, img, cards))
+                continue
             start = time.perf_counter()
             got = rec.identify_all(img)
             spent += time.perf_counter() - start
@@ -81,9 +110,15 @@ def main(argv: list[str] | None = None) -> int:
                     cv2.polylines(img, [np.round(q).astype(np.int32)], True, colour, 2)
                 cv2.imwrite(str(args.save_misses / f"{name.replace(' ', '_').replace('%', '')}_{i}.png"), img)
         totals.update(c)
+        if args.true_outlines:
+            print(f"{name:<12} {c['total']:>6} {c['first']:>6}  "
+                  + "  ".join(f"{c[f'right {t}']:>11}/{c[f'wrong {t}']:<5}" for t in SURE))
+            continue
         print(f"{name:<12} {c['right']:>4}/{c['total']:<4} {c['wrong']:>4}/{c['reports']:<4}  "
               + "  ".join(f"{c[k]:>12}" for k in MISS_KINDS) + f"   {spent / args.spreads:8.2f}")
     t = totals
+    if args.true_outlines:
+        return 0
     print(f"{'all':<12} {t['right']:>4}/{t['total']:<4} {t['wrong']:>4}/{t['reports']:<4}  "
           + "  ".join(f"{t[k]:>12}" for k in MISS_KINDS))
     print(f"read right in place: {t['right'] / max(1, t['total']):.1%} (bar 98%); "

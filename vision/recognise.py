@@ -463,18 +463,22 @@ class Recogniser:
         that part painted out (card_model.corner)."""
         return CardModel.load(MODEL_DIR / CORNER_MODEL_FILE) if self.reader is not None else None
 
-    def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
-        """How the corner reader reads each of `quads` with the mask `cover` (the cards found)
-        painted out, as it was trained (HIDDEN_FILL); a reading less than ALL_FAN_SURE sure is
-        declined."""
+    def corner_readings(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """How the corner reader reads each of `quads` with the mask `cover` (the cards over
+        them) painted out, as it was trained (HIDDEN_FILL), over this deck's codes, however
+        unsure (tools/eval_spreads.py --true-outlines measures it so)."""
         if self.corner_reader is None or not quads:
             return [CardReading(None, 0.0, ()) for _ in quads]
         painted = image_bgr.copy()
         painted[cover > 0] = HIDDEN_FILL
         probs = self.corner_reader.probabilities(
             [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
-        reads = [self._learned(p)[0] for p in probs]
-        return [r if r.confidence >= ALL_FAN_SURE else CardReading(None, r.confidence, r.likely) for r in reads]
+        return [self._learned(p)[0] for p in probs]
+
+    def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """corner_readings, a reading less than ALL_FAN_SURE sure declined."""
+        return [r if r.confidence >= ALL_FAN_SURE else CardReading(None, r.confidence, r.likely)
+                for r in self.corner_readings(image_bgr, quads, cover)]
 
     def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
                 grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
