@@ -47,7 +47,8 @@ def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None,
                 corner: bool) -> tuple[np.ndarray, np.ndarray]:
     path = None
     if cache is not None:
-        path = cache / (f"reader_v{reader_data.VERSION}{f'_corner{reader_data.CORNER_VERSION}' if corner else ''}_{seed}_{start}_{stop}_"
+        stream = f"_corner{reader_data.CORNER_VERSION}" if corner else ""
+        path = cache / (f"reader_v{reader_data.VERSION}{stream}_{seed}_{start}_{stop}_"
                         f"{card_model.INPUT_W}x{card_model.INPUT_H}.npz")
         if path.is_file():
             with np.load(path) as z:
@@ -253,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         "generator": reader_data.VERSION,  # the image generator's version it was trained on
         "temperature": round(temperature, 4), "seed": args.seed, "train_samples": args.train,
         "val_samples": args.val, "val_seed": args.seed + 1, "epochs": args.epochs, "parameters": n_params,
-        "embedding_dim": args.embed, "torch_version": torch.__version__, "hidden": args.corner, "view": "corner" if args.corner else "whole",
+        "embedding_dim": args.embed, "torch_version": torch.__version__,
+        "view": "corner" if args.corner else "whole",  # its images: reader_data's corner stream, card_model.corner
         "corner_generator": reader_data.CORNER_VERSION if args.corner else None,
         "seconds": {"data": round(t_data), "total": round(time.time() - t0)}, "log": log,
     }

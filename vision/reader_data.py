@@ -21,6 +21,8 @@ from .cardface import UNO_STYLES, Printing, all_codes, card_size, is_ninety_nine
 from .classify_colour import INK_SHADES
 from .classify_training import camera_effects, card_quad, draw_hand, foreign_card, paste, random_table
 from .find_card import WARP_H, WARP_W, warp_card
+from .spread_neighbours import turned_about
+from .spread_peel import cover_mask
 
 VERSION = 7  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
 CORNER_VERSION = 2  # the corner reader's stream (hide, _index): bump when its images change
@@ -298,11 +300,6 @@ def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = No
     return camera_effects(scene, rng, strength=float(rng.uniform(0.3, 1.2))), quad
 
 
-def _turned_about(quad: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
-    c, s = math.cos(angle), math.sin(angle)
-    return ((quad - pivot) @ np.array([[c, s], [-s, c]]) + pivot).astype(np.float32)
-
-
 def _over(quad: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     """Where the cards of a hand lie over the card at `quad`: one or two held as a fan is (each
     turned further about the card's bottom-left corner, hiding its right side: its top-left
@@ -312,33 +309,26 @@ def _over(quad: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
     r = rng.random()
     if r < 0.45:
         step = math.radians(rng.uniform(6, 30))
-        return [_turned_about(quad, quad[3], step * k) for k in range(1, int(rng.integers(2, 4)))]
+        return [turned_about(quad, quad[3], step * k) for k in range(1, int(rng.integers(2, 4)))]
     if r < 0.65:
-        return [_turned_about(quad, quad[int(rng.integers(4))], math.radians(rng.uniform(8, 40)) * rng.choice([-1, 1]))]
+        return [turned_about(quad, quad[int(rng.integers(4))], math.radians(rng.uniform(8, 40)) * rng.choice([-1, 1]))]
     along, other = (u, v) if rng.random() < 0.75 else (v, u)
     shifted = quad + along * rng.choice([-1, 1]) * rng.uniform(0.2, 0.9) + other * rng.normal(0, 0.04)
-    return [_turned_about(shifted, shifted.mean(axis=0), math.radians(rng.normal(0, 3)))]
-
-
-def _mask(shape: tuple[int, ...], quads: list[np.ndarray]) -> np.ndarray:
-    mask = np.zeros(shape[:2], np.uint8)
-    for q in quads:  # one at a time (fillPoly leaves out where several overlap)
-        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 255)
-    return mask
+    return [turned_about(shifted, shifted.mean(axis=0), math.radians(rng.normal(0, 3)))]
 
 
 def hide(scene: np.ndarray, quad: np.ndarray, rng: np.random.Generator, codes: list[str]) -> np.ndarray:
     """The photo with one or two cards of a hand over the card at `quad` (_over, hiding at
     most HIDDEN_MOST of it), each then painted HIDDEN_FILL on an outline a little off its own,
-    as a spread's cards found are at run time (Recogniser.identify_all): what the hidden-view
+    as a spread's cards found are at run time (Recogniser.identify_all): what the corner
     reader is trained on."""
     size = float(np.linalg.norm(quad[0] - quad[2]))
     short = int(np.clip(np.linalg.norm(quad[1] - quad[0]) * 1.2, 64, 220))
-    card = _mask(scene.shape, [quad])
+    card = cover_mask(scene.shape, [quad])
     whole = cv2.countNonZero(card)
     for _ in range(10):
         overs = _over(quad, rng) + (_over(quad, rng) if rng.random() < 0.2 else [])
-        shows = cv2.countNonZero(cv2.bitwise_and(card, cv2.bitwise_not(_mask(scene.shape, overs))))
+        shows = cv2.countNonZero(cv2.bitwise_and(card, cv2.bitwise_not(cover_mask(scene.shape, overs))))
         if shows >= (1.0 - HIDDEN_MOST) * whole:
             break
     else:
@@ -411,7 +401,7 @@ def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
             hidden: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Samples start..stop-1 of the seeded stream (images n x 200 x 128 x 3 uint8, class
     indices): codes drawn evenly, "_none" with probability `none_share`; `hidden`: the
-    hidden-view reader's (see hide). Sample i depends only on (seed, i), so any slice can
+    corner reader's (see hide). Sample i depends only on (seed, i), so any slice can
     be made apart (in parallel) and comes out the same."""
     names = classes()
     codes = names[:-1]

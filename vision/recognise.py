@@ -504,15 +504,17 @@ class Recogniser:
             reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
             added: list[Recognition] = []
             unread: list[np.ndarray] = []
+            taken = cover.copy()  # ... and those this round takes, surest first
             for r, p in reads:
                 if r.card is None and r.confidence < ALL_FAN_UNREAD:
                     break
-                if _shows(p, cover_mask(image_bgr.shape, quads + unreported + [a.quad for a in added] + unread)) \
-                        >= ALL_FAN_SHOWS:
-                    if r.card is not None:
-                        added.append(Recognition(r.card, r.confidence, p, r.likely))
-                    else:
-                        unread.append(p)
+                if _shows(p, taken) < ALL_FAN_SHOWS:
+                    continue
+                taken |= cover_mask(taken.shape, [p])
+                if r.card is not None:
+                    added.append(Recognition(r.card, r.confidence, p, r.likely))
+                else:
+                    unread.append(p)
             if not added and not unread:
                 break
             kept, new = kept + added, [a.quad for a in added] + unread

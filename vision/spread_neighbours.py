@@ -49,10 +49,10 @@ def across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray,
     return np.where(inside, g, 0.0)
 
 
-def _turned(quad: np.ndarray, angle: float) -> np.ndarray:
-    c = quad.mean(axis=0)
+def turned_about(quad: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
+    """The outline `quad` turned by `angle` (radians) about `pivot`."""
     cs, sn = math.cos(angle), math.sin(angle)
-    return ((quad - c) @ np.array([[cs, sn], [-sn, cs]]) + c).astype(np.float32)
+    return ((quad - pivot) @ np.array([[cs, sn], [-sn, cs]]) + pivot).astype(np.float32)
 
 
 def _own_strength(grads: tuple[np.ndarray, np.ndarray], q: np.ndarray) -> float:
@@ -98,7 +98,7 @@ def neighbours(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[n
         return []
     out = []
     for angle in TURNS:
-        t = _turned(q, float(angle)).astype(np.float64)
+        t = turned_about(q, q.mean(axis=0), float(angle)).astype(np.float64)
         ut = ((t[1] - t[0]) + (t[2] - t[3])) / 2
         for side in (-1, 1):
             out += _nearest_edged(grads, t[None] + side * SHIFTS[:, None, None] * ut[None, None, :], strong)
@@ -156,4 +156,4 @@ def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> n
     return out
 
 
-__all__ = ["across", "edge_image", "fanned", "mirrored_in", "neighbours"]
+__all__ = ["across", "edge_image", "fanned", "mirrored_in", "neighbours", "turned_about"]

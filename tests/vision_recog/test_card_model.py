@@ -80,7 +80,7 @@ def test_recorded_validation_figure_is_reproduced(name: str) -> None:
     if model.view == "corner":
         assert model.meta.get("corner_generator") == reader_data.CORNER_VERSION, "retrain the corner reader"
     images, labels = reader_data.dataset(model.meta["val_seed"], 0, CHECK_SAMPLES,
-                                         hidden=bool(model.meta.get("hidden")))
+                                         hidden=model.view == "corner")
     p = model.probabilities_shrunk(shrink(images, model.view), both_ends=False)
     accuracy = float((p.argmax(axis=1) == labels).mean())
     assert abs(accuracy - val["check_accuracy"]) <= 0.02, (accuracy, val["check_accuracy"])
