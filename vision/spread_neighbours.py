@@ -23,8 +23,14 @@ ALONG = np.linspace(0.15, 0.85, 24)  # where on an edge it is sampled (its ends 
 EDGE_SHARE = 0.7  # an edge: the gradient across the line is strong on this share of it ...
 STRONG = 0.5  # ... strong meaning at least this share of the card's own edges' median gradient
 MIRROR_MAX = 0.45  # share of a card that may be hidden and still be mirrored in from the rest
-BORDER_STEPS = 5  # SHIFTS steps (~12% of a card's width): a card's white border is ~6.5% (FAN_TURNS: ~the same)
+BORDER_STEPS = 5  # SHIFTS steps (~12% of a card's width): a card's white border is ~6.5%
 FAN_TURNS = np.radians(np.arange(7.0, 50.0, 1.0))  # a fanned card turned from the one over it by this much (less: its own border)
+# a fanned card's swung-out side: the median gradient across it, as a share of the card's own
+# long edges' median, at least FAN_EDGE at that turn and FAN_PEAK times what it is FAN_GAP
+# degrees either way (the lesser side: a white border makes two edges a few degrees apart)
+FAN_EDGE = 0.2
+FAN_PEAK = 3.0
+FAN_GAP = 3
 
 
 def edge_image(image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -34,9 +40,10 @@ def edge_image(image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray,
-           along: np.ndarray = ALONG) -> np.ndarray:
+           along: np.ndarray = ALONG, signed: bool = False) -> np.ndarray:
     """The gradient across the segments a -> b (arrays of segments, Nx2 each) at the `along`
-    points (shares of each segment): N x len(along), 0 outside the image."""
+    points (shares of each segment): N x len(along), 0 outside the image; its size, or with
+    `signed` its sign too (positive: brighter to the right of a -> b, in image coordinates)."""
     gx, gy = grads
     h, w = gx.shape
     d = b - a
@@ -45,8 +52,8 @@ def across(grads: tuple[np.ndarray, np.ndarray], a: np.ndarray, b: np.ndarray,
     x = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
     y = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
     inside = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
-    g = np.abs(gx[y, x] * n[:, None, 0] + gy[y, x] * n[:, None, 1])
-    return np.where(inside, g, 0.0)
+    g = gx[y, x] * n[:, None, 0] + gy[y, x] * n[:, None, 1]
+    return np.where(inside, g if signed else np.abs(g), 0.0)
 
 
 def turned_about(quad: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarray:
@@ -55,26 +62,21 @@ def turned_about(quad: np.ndarray, pivot: np.ndarray, angle: float) -> np.ndarra
     return ((quad - pivot) @ np.array([[cs, sn], [-sn, cs]]) + pivot).astype(np.float32)
 
 
-def _own_strength(grads: tuple[np.ndarray, np.ndarray], q: np.ndarray) -> float:
-    """What counts as a strong edge beside the card `q`: STRONG of its own long edges' median."""
-    return STRONG * float(np.median(across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))))
+def _own_strength(grads: tuple[np.ndarray, np.ndarray], q: np.ndarray, share: float = STRONG) -> float:
+    """What counts as a strong edge beside the card `q`: `share` of its own long edges' median."""
+    return share * float(np.median(across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))))
 
 
 def _nearest_edged(grads: tuple[np.ndarray, np.ndarray], steps: np.ndarray, strong: float,
-                   sides: tuple[tuple[int, int], ...] = ((3, 0), (1, 2)), leave_own: bool = False) -> list[np.ndarray]:
+                   sides: tuple[tuple[int, int], ...] = ((3, 0), (1, 2))) -> list[np.ndarray]:
     """Of `steps` (S x 4 x 2: a card moved ever further from where it was, TL, TR, BR, BL),
     the nearest where one of its `sides` (corner index pairs; default both long sides) runs
     along a straight edge (the far side shows when nothing lies beyond it, the near one when
     the moved card lies over the first), but the outer one of the pair a white border makes:
-    the print's edge lies just inside it. `leave_own`: an edge met from the first step on is
-    the card's own, and passed over."""
+    the print's edge lies just inside it."""
     support = [np.mean(across(grads, steps[:, a], steps[:, b]) >= strong, axis=1) for a, b in sides]
     out = []
     edges = np.flatnonzero(np.max(support, axis=0) >= EDGE_SHARE)
-    if leave_own and len(edges) and edges[0] == 0:
-        # the first steps still lie on the card's own edge (its outline found a little inside it)
-        gaps = np.flatnonzero(np.diff(edges) > 1)
-        edges = edges[gaps[0] + 1:] if len(gaps) else edges[:0]
     if len(edges):
         k = int(edges[edges <= edges[0] + BORDER_STEPS].max())
         out.append(steps[k].astype(np.float32))
@@ -111,11 +113,18 @@ LONG_PARTNER = {0: 3, 3: 0, 1: 2, 2: 1}  # the corner at the other end of each c
 def fanned(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[np.ndarray]:
     """Outlines of the cards that may lie fanned under the card `quad`, as a hand is held:
     the card turned about each of its corners, its long side through that corner swinging
-    out from under it, to the nearest angle at which that side runs along a straight edge
-    (the card under it in a fan shows that side whole; its other side lies under the card)."""
+    out from under it, to each angle at which that side runs along a straight edge (the card
+    under it in a fan shows that side whole; its other side lies under the card).
+
+    Such an edge is a sharp peak in the gradient across the swung side (its median, signed)
+    against the angle: turned a few degrees off, the side crosses it at a point. The edges
+    between fanned cards (a white border on a white border) are far fainter than a card's
+    edges on the table, so no fixed share of those can find them, while print and table
+    texture rise broadly, not sharply. Every peak is proposed, not the nearest: the nearest is often the print inside
+    a card's border, or a print's straight edge, and the reader decides (surest first)."""
     q = np.asarray(quad, np.float64)
-    strong = _own_strength(grads, q)
-    if strong <= 0:
+    own = _own_strength(grads, q, 1.0)
+    if own <= 0:
         return []
     centre = q.mean(axis=0)
     out = []
@@ -127,8 +136,19 @@ def fanned(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[np.nd
             rot = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)  # S x 2 x 2
             steps = np.einsum("kj,sji->ski", q - pivot, rot) + pivot
             if np.linalg.norm(steps[0, j] - centre) > np.linalg.norm(q[j] - centre):  # swinging out
-                out += _nearest_edged(grads, steps, strong, ((i, j),), leave_own=True)
+                # signed: an edge between two surfaces keeps one sign along its length, a
+                # checked or printed table's edges alternate
+                rise = np.abs(np.median(across(grads, steps[:, i], steps[:, j], signed=True), axis=1)) / own
+                out += [steps[k].astype(np.float32) for k in _peaks(rise)]
     return out
+
+
+def _peaks(rise: np.ndarray) -> np.ndarray:
+    """Where the profile `rise` (per degree of turn) peaks sharply (FAN_EDGE, FAN_PEAK, FAN_GAP)."""
+    wide = np.pad(rise, FAN_GAP, mode="edge")
+    near = np.pad(rise, 1, mode="edge")
+    return np.flatnonzero((rise >= near[:-2]) & (rise >= near[2:]) & (rise >= FAN_EDGE)
+                          & (rise >= FAN_PEAK * np.minimum(wide[:-2 * FAN_GAP], wide[2 * FAN_GAP:])))
 
 
 def mirrored_in(image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> np.ndarray | None:
