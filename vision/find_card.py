@@ -167,7 +167,7 @@ def _strong_edges(gray: np.ndarray) -> np.ndarray:
     return cv2.dilate(grad, np.ones((3, 3), np.uint8)) > 40
 
 
-def _expand_field(quad: np.ndarray) -> np.ndarray:
+def expand_field(quad: np.ndarray) -> np.ndarray:
     """A printed coloured field -> the whole card around it (white border ~6.5 % of the width)."""
     q = order_quad(quad)
     c = q.mean(axis=0)
@@ -383,13 +383,13 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
             if mask.kind == INK:
                 # one ink's blobs come out of colourful textures too: only a card whose white
                 # border shows around the field counts
-                card = _expand_field(quad)
+                card = expand_field(quad)
                 if _rim_paper(work, card, 2) >= INK_RIM:
                     cands.append((shape * INK_WEIGHT, card, None))
                 continue
             cands.append((shape, quad, hull if fitted else None))
             if is_field:  # printed field: the card extends beyond it
-                cands.append((shape * 0.95, _expand_field(quad), None))
+                cands.append((shape * 0.95, expand_field(quad), None))
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))

@@ -27,7 +27,7 @@ from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
-from .find_card import CardQuad, find_cards, order_quad, warp_card
+from .find_card import CardQuad, expand_field, find_cards, order_quad, warp_card
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
@@ -491,10 +491,15 @@ class Recogniser:
         (ALL_FAN_UNREAD): one unsure card no longer ends its fan."""
         new = [k.quad for k in kept if k.quad is not None]
         unreported: list[np.ndarray] = []  # cards the corner reader is unsure of: not reported, but fanned from
-        for _ in range(ALL_FAN_ROUNDS if self.corner_reader is not None else 0):
+        for round_ in range(ALL_FAN_ROUNDS if self.corner_reader is not None else 0):
             quads = [k.quad for k in kept if k.quad is not None]
             cover = cover_mask(image_bgr.shape, quads + unreported)
-            proposed = [p for q in new for p in fanned(grads, q)]
+            # the finder often outlines a card's print inside its white border: turned about
+            # that outline's corners, not the card's, no side meets the edge of the card
+            # under it, so the cards it found are also fanned from as the card round a print
+            # (the cards proposed later lie on the edges they were found by)
+            pivots = new + [expand_field(q) for q in new] if round_ == 0 else new
+            proposed = [p for q in pivots for p in fanned(grads, q)]
             size = spread_size(quads)
             if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
                 proposed += [snap(grads, p, size) for p in proposed]
