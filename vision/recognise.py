@@ -499,12 +499,14 @@ class Recogniser:
             # under it, so the cards it found are also fanned from as the card round a print
             # (the cards proposed later lie on the edges they were found by)
             pivots = new + [expand_field(q) for q in new] if round_ == 0 else new
-            # those that show enough of themselves beside the cards found (snapping is the
-            # costly part: a row's cards offer many straight edges)
-            proposed = [p for q in pivots for p in fanned(grads, q) if _shows(p, cover) >= ALL_FAN_SHOWS]
+            def showing(cards: list[np.ndarray]) -> list[np.ndarray]:
+                return [p for p in cards if _shows(p, cover) >= ALL_FAN_SHOWS]
+            # those that show too little beside the cards found are dropped before they are
+            # snapped (the costly part: a row's cards offer many straight edges)
+            proposed = showing([p for q in pivots for p in fanned(grads, q)])
             size = spread_size(quads)
             if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
-                proposed += [s for s in (snap(grads, p, size) for p in proposed) if _shows(s, cover) >= ALL_FAN_SHOWS]
+                proposed += showing([snap(grads, p, size) for p in proposed])
             if not proposed:
                 break
             reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)

@@ -67,14 +67,12 @@ def _own_strength(grads: tuple[np.ndarray, np.ndarray], q: np.ndarray, share: fl
     return share * float(np.median(across(grads, np.array([q[3], q[1]]), np.array([q[0], q[2]]))))
 
 
-def _nearest_edged(grads: tuple[np.ndarray, np.ndarray], steps: np.ndarray, strong: float,
-                   sides: tuple[tuple[int, int], ...] = ((3, 0), (1, 2))) -> list[np.ndarray]:
+def _nearest_edged(grads: tuple[np.ndarray, np.ndarray], steps: np.ndarray, strong: float) -> list[np.ndarray]:
     """Of `steps` (S x 4 x 2: a card moved ever further from where it was, TL, TR, BR, BL),
-    the nearest where one of its `sides` (corner index pairs; default both long sides) runs
-    along a straight edge (the far side shows when nothing lies beyond it, the near one when
-    the moved card lies over the first), but the outer one of the pair a white border makes:
-    the print's edge lies just inside it."""
-    support = [np.mean(across(grads, steps[:, a], steps[:, b]) >= strong, axis=1) for a, b in sides]
+    the nearest where one of its long sides runs along a straight edge (the far side shows
+    when nothing lies beyond it, the near one when the moved card lies over the first), but
+    the outer one of the pair a white border makes: the print's edge lies just inside it."""
+    support = [np.mean(across(grads, steps[:, a], steps[:, b]) >= strong, axis=1) for a, b in ((3, 0), (1, 2))]
     out = []
     edges = np.flatnonzero(np.max(support, axis=0) >= EDGE_SHARE)
     if len(edges):
@@ -83,7 +81,7 @@ def _nearest_edged(grads: tuple[np.ndarray, np.ndarray], steps: np.ndarray, stro
     # a card lying apart or touching shows both long edges: where the card's own edges are
     # faint (a white border on a pale table) its print's edges pass the nearest-edge test
     # half a card short, so the nearest step both edges support is proposed too
-    both = np.flatnonzero(np.min(support, axis=0) >= EDGE_SHARE) if len(sides) > 1 else []
+    both = np.flatnonzero(np.min(support, axis=0) >= EDGE_SHARE)
     if len(both) and (not len(edges) or both[0] > k):
         kb = int(both[both <= both[0] + BORDER_STEPS].max())
         out.append(steps[kb].astype(np.float32))
@@ -120,8 +118,9 @@ def fanned(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> list[np.nd
     against the angle: turned a few degrees off, the side crosses it at a point. The edges
     between fanned cards (a white border on a white border) are far fainter than a card's
     edges on the table, so no fixed share of those can find them, while print and table
-    texture rise broadly, not sharply. Every peak is proposed, not the nearest: the nearest is often the print inside
-    a card's border, or a print's straight edge, and the reader decides (surest first)."""
+    texture rise broadly, not sharply. Every peak is proposed, not the nearest: the nearest
+    is often the print inside a card's border, or a print's straight edge, and the reader
+    decides (surest first)."""
     q = np.asarray(quad, np.float64)
     own = _own_strength(grads, q, 1.0)
     if own <= 0:
