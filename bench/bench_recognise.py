@@ -23,6 +23,7 @@ from tableref.vision.classify_training import render_scene, training_codes
 from tableref.vision.find_card import find_cards
 from tableref.vision.profiles import builtin_profile
 from tableref.vision.recognise import Recogniser
+from tableref.vision.spread_read import read_spread
 from tableref.vision.synth.spread import varied_spread
 from tableref.vision.synth.spread_score import score_spread
 
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def spread_costs(rec: Recogniser, n: int) -> None:
-    """identify_all on 13-card spreads against identify (the top card alone) on the same image."""
+    """read_spread on 13-card spreads against identify (the top card alone) on the same image."""
     rng = np.random.default_rng(13)
     codes = all_codes("uno")
     t_all, t_one, right, total = [], [], 0, 0
@@ -88,7 +89,7 @@ def spread_costs(rec: Recogniser, n: int) -> None:
         hand = [codes[j] for j in rng.integers(0, len(codes), 13)]
         img, cards = varied_spread(hand, rng, overlap=(0.0, 0.15)[i % 2], layout=("rows", "touching")[i % 2])
         t0 = time.perf_counter()
-        got = rec.identify_all(img)
+        got = read_spread(rec, img)
         t_all.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         rec.identify(img)

@@ -15,7 +15,7 @@ live camera cannot wait: it keeps watching while the screen and the board say wh
 The end of a hand is scored by showing the hands: while the referee waits for the hands
 still to be scored, the frames go to no pile watcher (hands spread on the table are no pile)
 but to a look-out for a new view that has settled (tableref.vision.settled_view); each is
-read whole (Recogniser.identify_all) and offered as the next seat's hand, and the video waits
+read whole (vision.spread_read) and offered as the next seat's hand, and the video waits
 until Enter accepts it or the person types the cards. `<seat> v` alone reads the newest frame
 for that seat.
 
@@ -89,7 +89,8 @@ class RunLoop:
     def _read_cards(self, image: Any) -> list[str]:
         """Every card read in `image`, listed by code (a journal's hand does not depend on
         where each card lay)."""
-        return sorted(r.card for r in self.watcher.recogniser.identify_all(image) if r.card is not None)
+        from .vision.spread_read import read_spread  # only where a camera reads hands: the readers load late
+        return sorted(r.card for r in read_spread(self.watcher.recogniser, image) if r.card is not None)
 
     def scoring_hands(self) -> bool:
         """Whether the camera looks for hands now (the referee waits for hands to be shown)."""

@@ -4,6 +4,7 @@ their place, wrong reports, and why each missed card was missed, per layout and 
 
     python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
                                  [--save-misses DIR] [--photos ../shared/data/photos] [--true-outlines]
+                                 [--set fan_sure=0.9 ...]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
@@ -15,12 +16,13 @@ are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to 
 or to more than one, and are left out). --true-outlines: the corner reader alone, given what
 identify --all has to find: each card but the top one read on its true outline with the cards
 over it painted out (Recogniser.corner_readings), its first choice and its readings at least
-0.9 and 0.95 sure counted.
+0.9 and 0.95 sure counted. --set: a field of spread_read.SpreadConfig changed, to sweep it.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import pathlib
 import sys
 import time
@@ -29,7 +31,8 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import all_codes
-from tableref.vision.recognise import Recogniser, spread_outlines
+from tableref.vision.recognise import Recogniser
+from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
 from tableref.vision.spread_peel import cover_mask
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
@@ -57,6 +60,24 @@ def corner_counts(rec: Recogniser, img: np.ndarray, cards: list) -> collections.
     return c
 
 
+def spread_config(settings: list[str]) -> SpreadConfig:
+    """SpreadConfig with each "field=value" of `settings` set (a pair as "a,b"); ValueError
+    naming the fields where one is unknown or its value does not parse."""
+    fields = {f.name: f for f in dataclasses.fields(SpreadConfig)}
+    changes: dict[str, object] = {}
+    for item in settings:
+        name, _, value = item.partition("=")
+        if name not in fields or not value:
+            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(fields)}")
+        default = getattr(SpreadConfig(), name)
+        try:
+            changes[name] = tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) \
+                else type(default)(value)
+        except ValueError:
+            raise ValueError(f"--set {item!r}: {value!r} is not a {type(default).__name__}") from None
+    return dataclasses.replace(SpreadConfig(), **changes)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=11)
@@ -69,7 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", help="card faces cropped from real photos (labels.csv), not renders")
     ap.add_argument("--true-outlines", action="store_true",
                     help="the corner reader alone, on each card's true outline (see above)")
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                    help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9)")
     args = ap.parse_args(argv)
+    try:
+        config = spread_config(args.set)
+    except ValueError as exc:
+        print(f"eval_spreads: {exc}", file=sys.stderr)
+        return 2
     if args.spreads < 1:
         print("eval_spreads: --spreads must be at least 1", file=sys.stderr)
         return 2
@@ -99,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
                 c.update(corner_counts(rec, img, cards))
                 continue
             start = time.perf_counter()
-            got = rec.identify_all(img)
+            got = read_spread(rec, img, config)
             spent += time.perf_counter() - start
             s = score_spread(got, cards, [o.quad for o in spread_outlines(img)])
             c.update(s.counts())

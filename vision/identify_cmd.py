@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from .recognise import Recogniser
     from .recognise_input import read_image
+    from .spread_read import read_spread
 
     try:
         rec = Recogniser(args.deck)
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableref: error: {exc}", file=sys.stderr)
             failed += 1
             continue
-        read = rec.identify_all(image) if args.all else [rec.identify(image)]
+        read = read_spread(rec, image) if args.all else [rec.identify(image)]
         if not any(r.card is not None for r in read):
             failed += 1  # no card read: a script must not take it for a reading
         for r in read:

@@ -320,7 +320,7 @@ def _over(quad: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
 def hide(scene: np.ndarray, quad: np.ndarray, rng: np.random.Generator, codes: list[str]) -> np.ndarray:
     """The photo with one or two cards of a hand over the card at `quad` (_over, hiding at
     most HIDDEN_MOST of it), each then painted HIDDEN_FILL on an outline a little off its own,
-    as a spread's cards found are at run time (Recogniser.identify_all): what the corner
+    as a spread's cards found are at run time (spread_read): what the corner
     reader is trained on."""
     size = float(np.linalg.norm(quad[0] - quad[2]))
     short = int(np.clip(np.linalg.norm(quad[1] - quad[0]) * 1.2, 64, 220))

@@ -27,10 +27,7 @@ from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
-from .find_card import CardQuad, expand_field, find_cards, order_quad, warp_card
-from .spread_fit import snap, spread_size
-from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
-from .spread_peel import cover_mask, painted_out
+from .find_card import CardQuad, find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -58,36 +55,6 @@ PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
 PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
 PANEL_SPAN = 0.8  # ... and reaching from one long side to the other: at least this share of the width each way
-# identify_all: a photo of several cards is searched at a finer scale, with more outlines
-ALL_WORK_SIDE = 800
-ALL_MAX_CARDS = 40
-ALL_MAX_SCORED = 80
-# a card of a spread is reported only this sure: on seed 11's varied spreads (tools/eval_spreads.py)
-# every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
-ALL_MIN_CONFIDENCE = 0.7
-# a card found only once those read are painted out (_uncovered) is placed by a guess round
-# whatever of it the finder outlined, often turned wrong: on seeds 23 and 37's photo-faced
-# spreads the 4 such readings that were wrong were all below 0.91, and 21 of the 29 right ones above
-ALL_UNCOVERED_CONFIDENCE = 0.95
-# ... and one the learned reader gives less than this stands only from this confidence on
-# (seed 11's photo-faced spreads: 3 wrong reports at 0.71-0.81 went, 1 right wild at 0.75 with them)
-ALL_DOUBT_LEARNED = 0.02
-ALL_DOUBT_SURE = 0.85
-ALL_BESIDE_ROUNDS = 4  # rounds of reading the cards beside those found (see _beside)
-# ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
-# is often 40% at one end), their part under it mirrored in from the rest
-ALL_BESIDE_OVERLAP = 0.45
-ALL_FAN_ROUNDS = 12  # rounds of reading the cards fanned under those found (a fan holds up to a hand)
-ALL_FAN_SHOWS = 0.25  # a card proposed under those found shows at least this share of itself ...
-ALL_FAN_UNREAD = 0.3  # a proposal read below ALL_FAN_SURE but at least this sure of some code: a card, fanned from
-ALL_FAN_SURE = 0.95  # ... and the corner reader reads it at least this sure (0.9: 5 more of 330 photo-faced fan cards, 2 more wrong)
-ALL_FINE_SHORT = 90  # px of the photo: cards with a shorter short side are searched again at full size ...
-ALL_FEW = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
-# a spread's cards are one size: long sides within this of the median (0.78: on photo-faced
-# spreads of seeds 61, 23, 71, 83, 97 and 101 every right report's was at least 0.81 of it,
-# and 5 wrong ones, outlines of a card's print or visible part, 0.73-0.77)
-ALL_SIZE_SPREAD = (0.78, 1.4)
-ALL_OVERLAP = 0.35  # outlines sharing more than this share of the smaller one are one card
 CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
 # field_darkness above this: a wild's black field; below COLOURED_FIELD: a coloured card
@@ -366,7 +333,7 @@ class Recogniser:
         found = find_cards(image_bgr)
         # a photo cropped to one card: its frame is the outline, however low it ranks
         cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
-        lazy = self._lazy_reader(image_bgr, [c.quad for c in cands])
+        lazy = self.lazy_reader(image_bgr, [c.quad for c in cands])
         read: dict[int, CardReading] = {}
 
         def reading(i: int) -> tuple[str | None, float]:
@@ -411,13 +378,14 @@ class Recogniser:
         r = read[best]
         return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
 
-    def _lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray],
-                     doubt: bool = False) -> Callable[[int], CardReading]:
+    def lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray],
+                    vet: Callable[[CardReading, dict[str, float]], CardReading] | None = None
+                    ) -> Callable[[int], CardReading]:
         """reading(i) of quads[i], each read once, when first asked for. The learned reader
         reads the first outline alone (the top card's, most often sure: identify asks no
         more), then all the others in one batch; the classic reader (the slow one) reads
-        only those asked for. `doubt`: a reading the learned reader all but rules out is
-        declined unless sure (see _doubted)."""
+        only those asked for. `vet(reading, learned)`, given the learned reader's
+        probabilities, may decline a reading (a spread's cards are left out rather than guessed)."""
         warped: dict[int, np.ndarray] = {}
         probs: dict[int, np.ndarray] = {}
 
@@ -434,31 +402,24 @@ class Recogniser:
                 probs.update(zip(batch, self.reader.probabilities([view(j) for j in batch], both_ends=True)))
             learned = self._learned(probs[i])
             r = self._combine(learned, view(i))
-            return _doubted(r, learned[1]) if doubt else r
+            return vet(r, learned[1]) if vet is not None else r
         return reading
 
-    def identify_all(self, image_bgr: np.ndarray) -> list[Recognition]:
-        """Every card in the image (a hand spread out for scoring), best first: each outline
-        the finder gives that reads as a card, once. An outline that overlaps one already
-        taken, or lies inside it (its oval, a panel of its print), is the same card; an
-        outline around two touching cards reads as neither surely, or has no card's shape.
-        Then, for an outline that is no whole card (the finder often outlines only a card's
-        oval or field among many cards) and lies clear of the cards found, a card of the size
-        the others have is tried around it. Small cards (or few found) are searched again
-        at the photo's full resolution, where their borders part. Last, the cards beside
-        those found, which no outline parts from them (see _beside)."""
-        grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
-        kept = self._identify_all_at(image_bgr, ALL_WORK_SIDE, grads)
-        h, w = image_bgr.shape[:2]
-        if max(h, w) > ALL_WORK_SIDE * 1.25:
-            shorts = [_side_lengths(k.quad)[0] for k in kept if k.quad is not None]
-            if len(shorts) < ALL_FEW or float(np.median(shorts)) < ALL_FINE_SHORT:
-                # both searches' cards, the full resolution's first (its outlines are exacter)
-                fine = self._identify_all_at(image_bgr, max(h, w), grads)
-                kept = fine + [k for k in kept if k.quad is not None
-                               and all(_apart(k.quad, f.quad) for f in fine if f.quad is not None)]
-        kept = self._uncovered(image_bgr, self._beside(image_bgr, _alike(kept), grads), grads)
-        return _alike(self._fanned(image_bgr, kept, grads))
+    def agreed(self, warped_bgr: np.ndarray) -> CardReading:
+        """The reading of a rectified card both readers give, or a decline where they differ.
+        For a card pieced together (spread_neighbours.mirrored_in), a view neither reader has
+        seen the like of: on seed 11's photo-faced spreads the classic reader read one such
+        piece (a reverse's arrows and the card over it) as a 4 at 0.998."""
+        view = self._recoloured(warped_bgr)
+        if self.reader is None:
+            return self._classic(view)
+        learned, _ = self._learned(self.reader.probabilities([view], both_ends=True)[0])
+        if learned.card is None:
+            return learned  # no code both could read: the classic reader (the slow one) is not asked
+        classic = self._classic(view)
+        if learned.card != classic.card:
+            return CardReading(None, classic.confidence, classic.likely)
+        return self._ink_checked(classic, view)
 
     @functools.cached_property
     def corner_reader(self) -> CardModel | None:
@@ -477,210 +438,6 @@ class Recogniser:
         probs = self.corner_reader.probabilities(
             [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
         return [self._learned(p)[0] for p in probs]
-
-    def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
-        """corner_readings, a reading less than ALL_FAN_SURE sure declined."""
-        return [r if r.confidence >= ALL_FAN_SURE else CardReading(None, r.confidence, r.likely)
-                for r in self.corner_readings(image_bgr, quads, cover)]
-
-    def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
-                grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
-        """`kept` plus the cards fanned under them (spread_neighbours.fanned), round after
-        round from the cards the last round added. A fanned card shows only a wedge of
-        itself, so each proposal is read by the corner reader with the cards found
-        painted out (HIDDEN_FILL, as it was trained), and stands only where it shows enough
-        of itself beside those found and those added before it, surest first. A card it
-        leans to some code for but is unsure of is not reported, but the fan goes on under it
-        (ALL_FAN_UNREAD): one unsure card no longer ends its fan."""
-        new = [k.quad for k in kept if k.quad is not None]
-        unreported: list[np.ndarray] = []  # cards the corner reader is unsure of: not reported, but fanned from
-        for round_ in range(ALL_FAN_ROUNDS if self.corner_reader is not None else 0):
-            quads = [k.quad for k in kept if k.quad is not None]
-            cover = cover_mask(image_bgr.shape, quads + unreported)
-            # the finder often outlines a card's print inside its white border: turned about
-            # that outline's corners, not the card's, no side meets the edge of the card
-            # under it, so the cards it found are also fanned from as the card round a print
-            # (the cards proposed later lie on the edges they were found by)
-            pivots = new + [expand_field(q) for q in new] if round_ == 0 else new
-            def showing(cards: list[np.ndarray]) -> list[np.ndarray]:
-                return [p for p in cards if _shows(p, cover) >= ALL_FAN_SHOWS]
-            # those that show too little beside the cards found are dropped before they are
-            # snapped (the costly part: a row's cards offer many straight edges)
-            proposed = showing([p for q in pivots for p in fanned(grads, q)])
-            size = spread_size(quads)
-            if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
-                proposed += showing([snap(grads, p, size) for p in proposed])
-            if not proposed:
-                break
-            reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
-            added: list[Recognition] = []
-            unread: list[np.ndarray] = []
-            taken = cover.copy()  # ... and those this round takes, surest first
-            for r, p in reads:
-                if r.card is None and r.confidence < ALL_FAN_UNREAD:
-                    break
-                if _shows(p, taken) < ALL_FAN_SHOWS:
-                    continue
-                taken |= cover_mask(taken.shape, [p])
-                if r.card is not None:
-                    added.append(Recognition(r.card, r.confidence, p, r.likely))
-                else:
-                    unread.append(p)
-            if not added and not unread:
-                break
-            kept, new = kept + added, [a.quad for a in added] + unread
-            unreported += unread
-        return kept
-
-    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition], grads: tuple[np.ndarray, np.ndarray],
-                new: list[Recognition] | None = None) -> list[Recognition]:
-        """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
-        partly under its neighbour, which no outline found), round after round from the cards
-        the last round added (the first round: from `new`, default all of `kept`). `grads`:
-        the photo's edge_image."""
-        new = kept if new is None else new
-        for _ in range(ALL_BESIDE_ROUNDS):
-            proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
-            before = len(kept)
-            kept = self._read_proposed(image_bgr, proposed, kept, grads)
-            new = kept[before:]
-            if not new:
-                break
-        return kept
-
-    def _uncovered(self, image_bgr: np.ndarray, kept: list[Recognition],
-                   grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
-        """`kept` plus the cards the finder outlines once those of `kept` are painted out
-        (spread_peel: a card dropped over part of another, or beside one of its colour, joins
-        them in one shape that no outline fits), then the cards beside those."""
-        quads = [k.quad for k in kept if k.quad is not None]
-        painted = painted_out(image_bgr, quads) if len(quads) >= 2 else None
-        if painted is None:
-            return kept
-        found = [c.quad for c in spread_outlines(painted, max(image_bgr.shape[:2]))]
-        # what shows of a card under others is seldom a card's shape, and often only its
-        # print is outlined: also a card of the spread's size round each outline (snapped
-        # onto its edges in _read_proposed)
-        proposed = [q for q in found if _card_shaped(q) and _clear_of(q, quads)] + _cards_round_clear(found, quads)
-        before = len(kept)
-        kept = self._read_proposed(image_bgr, proposed, kept, grads, ALL_UNCOVERED_CONFIDENCE)
-        return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
-
-    def _read_proposed(self, image_bgr: np.ndarray, proposed: list[np.ndarray], kept: list[Recognition],
-                       grads: tuple[np.ndarray, np.ndarray], least: float = ALL_MIN_CONFIDENCE) -> list[Recognition]:
-        """`kept` plus those of the `proposed` cards (placed by a guess, partly under cards
-        found) that read as a card, at least `least` sure, apart from them, each also snapped
-        onto the edges nearby at the spread's card size."""
-        proposed = [p for p in proposed
-                    if all(_apart(p, k.quad, ALL_BESIDE_OVERLAP) for k in kept if k.quad is not None)]
-        if not proposed:
-            return kept
-        cover = cover_mask(image_bgr.shape, [k.quad for k in kept if k.quad is not None])
-        read = self._read_beside(image_bgr, proposed, cover)
-        size = spread_size([k.quad for k in kept if k.quad is not None])
-        if size is not None:
-            # each proposal also snapped onto the edges nearby at the spread's card size and
-            # read again: a card proposed beside an outline of the print alone, or of a card's
-            # visible part, is as far off; and a card read a little off can read wrong (a 1
-            # whose corner a neighbour's edge crosses as a 7), so where the two read different
-            # codes neither stands
-            snapped = [snap(grads, p, size) for p in proposed]
-            read, again = _agreeing(read, self._read_beside(image_bgr, snapped, cover))
-            read += again
-            proposed += snapped
-        return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, ALL_BESIDE_OVERLAP,
-                                read.__getitem__, least)
-
-    def _read_beside(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
-        """How each of `quads` reads, a card proposed beside those found (their outlines filled
-        in `cover`): an unsure one also with the part under them mirrored in from the rest of
-        it (a card reads the same upside down; their print is not its), the surer reading
-        standing (a card lying over them is its own print either way)."""
-        plain = self._lazy_reader(image_bgr, quads, doubt=True)
-        out = []
-        for i, quad in enumerate(quads):
-            first = plain(i)
-            mirrored = None if first.card is not None and first.confidence >= SURE else \
-                mirrored_in(image_bgr, quad, cover)
-            if mirrored is None:
-                out.append(first)
-                continue
-            second = self._agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
-            out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
-        return out
-
-    def _agreed(self, warped_bgr: np.ndarray) -> CardReading:
-        """The reading of a rectified card both readers give, or a decline where they differ.
-        For a card pieced together (mirrored_in), a view neither reader has seen the like
-        of: on seed 11's photo-faced spreads the classic reader read one such piece (a
-        reverse's arrows and the card over it) as a 4 at 0.998."""
-        view = self._recoloured(warped_bgr)
-        if self.reader is None:
-            return self._classic(view)
-        learned, _ = self._learned(self.reader.probabilities([view], both_ends=True)[0])
-        if learned.card is None:
-            return learned  # no code both could read: the classic reader (the slow one) is not asked
-        classic = self._classic(view)
-        if learned.card != classic.card:
-            return CardReading(None, classic.confidence, classic.likely)
-        return self._ink_checked(classic, view)
-
-    def _identify_all_at(self, image_bgr: np.ndarray, work_side: int,
-                         grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
-        found = spread_outlines(image_bgr, work_side)
-        kept = self._read_apart(image_bgr, [c.quad for c in found if _card_shaped(c.quad)],
-                                [c.score for c in found if _card_shaped(c.quad)], [])
-        if kept:
-            quads = [k.quad for k in kept if k.quad is not None]
-            grown = _cards_round_clear([c.quad for c in found], quads)
-            size = spread_size(quads)
-            if grown and size is not None:
-                placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
-                kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
-            else:
-                kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
-        return kept
-
-    def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float],
-                      grads: tuple[np.ndarray, np.ndarray]
-                      ) -> tuple[list[np.ndarray], list[float], Callable[[int], CardReading]]:
-        """Each of `quads` (a card placed by a guess: around an outline of its oval) read as
-        placed and snapped onto the edges nearby at the spread's card `size`: a card read a
-        little off can read wrong (a 1 whose corner a neighbour's edge crosses reads as a 7),
-        so where the two read different codes neither stands; else the surer reading, on its
-        outline (`grads`: the photo's edge_image). The arguments for _read_apart: quads,
-        scores, reading."""
-        snapped = [snap(grads, q, size) for q in quads]
-        both = self._lazy_reader(image_bgr, list(quads) + snapped, doubt=True)
-        plain, moved = _agreeing([both(i) for i in range(len(quads))],
-                                 [both(len(quads) + i) for i in range(len(quads))])
-        out_quads, out_reads = [], []
-        for a, b, q, sq in zip(plain, moved, quads, snapped):
-            best = max(((a, q), (b, sq)), key=lambda t: (t[0].card is not None, t[0].confidence))
-            out_quads.append(best[1])
-            out_reads.append(best[0])
-        return out_quads, [CROP_SCORE] * len(out_quads), out_reads.__getitem__
-
-    def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
-                    kept: list[Recognition], most: float = ALL_OVERLAP,
-                    reading: Callable[[int], CardReading] | None = None,
-                    least: float = ALL_MIN_CONFIDENCE) -> list[Recognition]:
-        """`kept` plus each of `quads` that reads as a card, at least `least` sure, and lies
-        apart from those taken (overlapping each by less than `most`), surest first.
-        `reading(i)`: how quads[i] reads (default: as the image shows it)."""
-        lazy = reading or self._lazy_reader(image_bgr, quads, doubt=True)
-        read = []
-        for i, (quad, score) in enumerate(zip(quads, scores)):
-            r = lazy(i)
-            if r.card is not None and r.confidence >= least:
-                read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
-                             Recognition(r.card, r.confidence, quad, r.likely)))
-        kept = list(kept)
-        for _, r in sorted(read, key=lambda t: -t[0]):
-            assert r.quad is not None
-            if all(_apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
-                kept.append(r)
-        return kept
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
@@ -766,13 +523,6 @@ class Recogniser:
         return code, float(conf), scored
 
 
-def spread_outlines(image_bgr: np.ndarray, work_side: int = ALL_WORK_SIDE) -> list[CardQuad]:
-    """The finder's outlines in a photo of several cards (searched at a finer scale, with
-    more outlines), but the whole frame's."""
-    return [c for c in find_cards(image_bgr, max_cards=ALL_MAX_CARDS, work_side=work_side,
-                                  max_scored=ALL_MAX_SCORED) if not c.whole_frame]
-
-
 def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tuple[str | None, float]]) -> int:
     """The outline to give when the photo's frame `frame` reads best. A card lying in the middle
     of a photo reads the same taken whole: a clear outline of card proportions inside the frame
@@ -781,92 +531,9 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
     `reading(i)` is (code, confidence) of cands[i]."""
     code = reading(frame)[0]
     inner = [i for i, c in enumerate(cands) if i != frame and not c.whole_frame and c.score >= CROP_SCORE
-             and _card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
+             and card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
-
-
-def _alike(found: list[Recognition]) -> list[Recognition]:
-    """The cards of a spread of one size: a reading on an outline far smaller or bigger than
-    the spread's cards is of something else (a card's oval, a panel of its print, two cards)."""
-    if len(found) < 3:
-        return found
-    longs = {id(r): _side_lengths(r.quad)[1] for r in found if r.quad is not None}
-    median = float(np.median(list(longs.values())))
-    return [r for r in found if r.quad is None or
-            ALL_SIZE_SPREAD[0] <= longs[id(r)] / median <= ALL_SIZE_SPREAD[1]]
-
-
-def _shows(quad: np.ndarray, cover: np.ndarray) -> float:
-    """The share of the card `quad` outside the mask `cover` (and inside the image)."""
-    own = cover_mask(cover.shape, [quad])
-    whole = cv2.contourArea(np.asarray(quad, np.float32))
-    return cv2.countNonZero(cv2.bitwise_and(own, cv2.bitwise_not(cover))) / whole if whole > 0 else 0.0
-
-
-def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
-    """Whether the outline's centre lies outside every one of `quads`."""
-    centre = tuple(map(float, outline.mean(axis=0)))
-    return all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), centre, False) < 0 for q in quads)
-
-
-def _cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
-    """A card of the size of the cards found (`quads`) round each outline whose centre lies
-    clear of them, along the outline and lying as its nearest card found does: an outline may
-    be a diagonal oval, or what shows of a card, and the cards of a spread lie alike."""
-    sides = np.median([_side_lengths(q) for q in quads], axis=0)
-    clear = [o for o in outlines if _clear_of(o, quads)]
-    return [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
-
-
-def _side_lengths(quad: np.ndarray) -> tuple[float, float]:
-    """(short, long) side of an outline's smallest enclosing rectangle."""
-    (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
-    return min(w, h), max(w, h)
-
-
-def _card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
-    """A card of (short, long) `sides` centred on an outline, its long side along the
-    outline's (a card's field lies along the card), or along the card `like`'s."""
-    (cx, cy), (w, h), angle = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
-    if like is not None:
-        _, (w, h), angle = cv2.minAreaRect(like.astype(np.float32).reshape(-1, 1, 2))
-    size = (float(sides[0]), float(sides[1])) if h >= w else (float(sides[1]), float(sides[0]))
-    return order_quad(cv2.boxPoints(((cx, cy), size, angle)))
-
-
-def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
-    """The outline among `quads` whose centre is nearest `quad`'s."""
-    centre = quad.mean(axis=0)
-    return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
-
-
-def _apart(a: np.ndarray, b: np.ndarray, most: float = ALL_OVERLAP) -> bool:
-    """Two outlines are two cards: little overlap (less than `most` of the smaller), and
-    neither mostly inside the other."""
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return smaller > 0 and inter / smaller < most
-
-
-def _doubted(reading: CardReading, learned: dict[str, float]) -> CardReading:
-    """A card of a spread is left out rather than guessed: a reading the learned reader all
-    but rules out (`learned`: its probabilities) stands only where the classic reader is sure
-    of it. (The single-card path asks the table instead; a spread's unread card is typed.)"""
-    if reading.card is None or reading.confidence >= ALL_DOUBT_SURE or \
-            learned.get(reading.card, 0.0) >= ALL_DOUBT_LEARNED:
-        return reading
-    return CardReading(None, reading.confidence, reading.likely)
-
-
-def _agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
-    """Two readings of each card (as placed, and snapped onto its edges): where both read a
-    code and the codes differ, neither stands (each declined, the first's likely codes kept)."""
-    a_out, b_out = list(first), list(second)
-    for i, (a, b) in enumerate(zip(first, second)):
-        if a.card is not None and b.card is not None and a.card != b.card:
-            a_out[i] = b_out[i] = CardReading(None, 0.0, a.likely)
-    return a_out, b_out
 
 
 def _says_no_card(scored: dict[str, float]) -> bool:
@@ -880,7 +547,7 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
     if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
         return False
-    if not _card_shaped(outer):
+    if not card_shaped(outer):
         return False
     long_o, short_o = _side_pairs(outer)
     # a panel spans the card's width: its long side runs along the card's short side
@@ -901,7 +568,7 @@ def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
     """`inner` may be a mark of `outer`'s print (its numeral, oval or an index): it lies
     inside a card-shaped `outer` and is far smaller than a panel."""
     area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
-    return area_i < PANEL_SHARE[0] * area_o and _card_shaped(outer) and _inside(outer, inner)
+    return area_i < PANEL_SHARE[0] * area_o and card_shaped(outer) and _inside(outer, inner)
 
 
 def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
@@ -911,7 +578,7 @@ def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
     return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
-def _card_shaped(quad: np.ndarray) -> bool:
+def card_shaped(quad: np.ndarray) -> bool:
     """Whether an outline has a whole card's proportions (long / short side)."""
     long, short = _side_pairs(quad)
     return CARD_ASPECT[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT[1]

@@ -17,12 +17,13 @@ from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
 from tableref.vision.spread_neighbours import edge_image, fanned
 from tableref.vision.spread_peel import cover_mask
+from tableref.vision.spread_read import SpreadConfig, SpreadReader, alike, doubted, read_spread
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import score_spread
 
 
 def _score(rec: Recogniser, seed: int, scenes: int, overlap: float, layout: str = "rows",
-           varied: bool = False) -> tuple[int, int, int, int]:
+           varied: bool = False, config: SpreadConfig = SpreadConfig()) -> tuple[int, int, int, int]:
     """(right, total, wrong, reports) over `scenes` spreads as tools/eval_spreads.py makes
     them: plain (spread_scene), or `varied` (varied_spread)."""
     rng = np.random.default_rng(seed)
@@ -31,7 +32,7 @@ def _score(rec: Recogniser, seed: int, scenes: int, overlap: float, layout: str 
     for _ in range(scenes):
         hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
         img, cards = (varied_spread if varied else spread_scene)(hand, rng, overlap=overlap, layout=layout)
-        s = score_spread(rec.identify_all(img), cards)
+        s = score_spread(read_spread(rec, img, config), cards)
         right, total, wrong, reports = right + s.right, total + s.total, wrong + s.wrong, reports + s.reports
     return right, total, wrong, reports
 
@@ -195,6 +196,15 @@ def test_fanned_hands_are_read_by_the_corners_that_show() -> None:
     assert wrong <= 1, f"{wrong}/{reports} reports wrong"
 
 
+def test_the_reading_follows_its_spread_config() -> None:
+    # SpreadConfig is what tools/eval_spreads.py --set sweeps: with no rounds of fanned cards
+    # two seeded fans read only what the finder outlines (4 of 15 cards), by default 11
+    rec = Recogniser("uno")
+    fanned_right = _score(rec, 23, 2, 0.4, "fan")[0]
+    outlined_right = _score(rec, 23, 2, 0.4, "fan", config=SpreadConfig(fan_rounds=0))[0]
+    assert outlined_right <= 5 and fanned_right >= outlined_right + 5, (outlined_right, fanned_right)
+
+
 def test_the_hidden_part_of_a_card_is_mirrored_in_from_its_other_half() -> None:
     # a face the same half a turn round (as a card's print is, but for its middle): the part a
     # neighbour hides comes back from the opposite part; more than 45% hidden is left alone
@@ -246,29 +256,29 @@ def test_an_outline_off_its_card_snaps_onto_the_cards_edges(overlap: float, leas
 def test_readings_off_the_spreads_card_size_are_dropped() -> None:
     # a spread's cards are one size: a reading on an outline of a card's oval (a third of the
     # others' length) or around four cards (twice it) is of something else
-    from tableref.vision.recognise import Recognition, _alike
+    from tableref.vision.recognise import Recognition
 
     def card(x: float, long_: float, code: str) -> Recognition:
         short = long_ * 56 / 87
         return Recognition(code, 0.9, np.array([[x, 0], [x + short, 0], [x + short, long_], [x, long_]], np.float32))
     hand = [card(100 * i, 120, f"red-{i}") for i in range(4)]
     odd = [card(50, 40, "yellow-1"), card(400, 250, "yellow-6")]
-    assert [r.card for r in _alike(hand + odd)] == [r.card for r in hand]
-    assert len(_alike(hand[:1] + odd[:1])) == 2  # too few to tell which size is the spread's
+    assert [r.card for r in alike(hand + odd, SpreadConfig())] == [r.card for r in hand]
+    assert len(alike(hand[:1] + odd[:1], SpreadConfig())) == 2  # too few to tell which size is the spread's
 
 
 def test_a_reading_on_a_cards_print_outline_is_dropped() -> None:
     # the finder's outline of a card's print, inside its white border, or of the part of it
     # that shows is about three quarters of a card's length: no card (the right ones on
     # photo-faced spreads lay at 0.81 of the median and up); a card a little off stands
-    from tableref.vision.recognise import Recognition, _alike
+    from tableref.vision.recognise import Recognition
 
     def card(x: float, long_: float, code: str) -> Recognition:
         short = long_ * 56 / 87
         return Recognition(code, 0.9, np.array([[x, 0], [x + short, 0], [x + short, long_], [x, long_]], np.float32))
     hand = [card(100 * i, 120, f"red-{i}") for i in range(4)]
     print_only, a_little_off = card(450, 90, "green-2"), card(550, 102, "blue-5")
-    assert [r.card for r in _alike(hand + [print_only, a_little_off])] == [r.card for r in hand] + ["blue-5"]
+    assert [r.card for r in alike(hand + [print_only, a_little_off], SpreadConfig())] == [r.card for r in hand] + ["blue-5"]
 
 
 def test_cards_overlapping_by_30_percent_on_varied_tables() -> None:
@@ -282,7 +292,7 @@ def test_cards_overlapping_by_30_percent_on_varied_tables() -> None:
     for _ in range(4):
         hand = [codes[j] for j in rng.integers(0, len(codes), int(rng.integers(4, 14)))]
         img, cards = varied_spread(hand, rng, overlap=0.3)
-        s = score_spread(rec.identify_all(img), cards)
+        s = score_spread(read_spread(rec, img), cards)
         right, total, wrong = right + s.right, total + s.total, wrong + s.wrong
     assert total == 33
     assert right >= 31, f"{right}/{total} read in place"
@@ -293,13 +303,14 @@ def test_a_reading_the_learned_reader_rules_out_stands_only_when_sure() -> None:
     # a card of a spread is left out rather than guessed: the classic reader's 0.8 of a code
     # the learned reader gives 1% is declined (its likely codes kept), its 0.9 stands, and so
     # does 0.8 where the learned reader gives the code 5%
-    from tableref.vision.recognise import CardReading, _doubted
+    from tableref.vision.recognise import CardReading
 
+    cfg = SpreadConfig()
     unsure = CardReading("yellow-6", 0.8, (("yellow-6", 0.8), ("yellow-5", 0.1)))
-    assert _doubted(unsure, {"yellow-6": 0.01, "yellow-5": 0.9}) == CardReading(None, 0.8, unsure.likely)
-    assert _doubted(CardReading("yellow-6", 0.9), {"yellow-6": 0.01}).card == "yellow-6"
-    assert _doubted(unsure, {"yellow-6": 0.05}).card == "yellow-6"
-    assert _doubted(CardReading(None, 0.3), {}).card is None
+    assert doubted(unsure, {"yellow-6": 0.01, "yellow-5": 0.9}, cfg) == CardReading(None, 0.8, unsure.likely)
+    assert doubted(CardReading("yellow-6", 0.9), {"yellow-6": 0.01}, cfg).card == "yellow-6"
+    assert doubted(unsure, {"yellow-6": 0.05}, cfg).card == "yellow-6"
+    assert doubted(CardReading(None, 0.3), {}, cfg).card is None
 
 
 def test_only_crops_that_are_a_whole_card_count_as_faces() -> None:
@@ -351,12 +362,13 @@ def test_a_card_placed_by_a_guess_stands_only_where_its_snapped_reading_agrees()
     # as a 7): read again snapped onto its edges, two different codes decline it. On seed 11's
     # photo-faced spreads (tools/eval_spreads.py --spreads 40) apart/touching/15%/30%: 21 wrong
     # reports of 1248 after, 29 of 1248 before, and 1227 cards in place against 1219
-    from tableref.vision.recognise import CardReading, _agreeing
+    from tableref.vision.recognise import CardReading
+    from tableref.vision.spread_read import agreeing
     from tableref.vision.spread_fit import spread_size
 
     one, seven, unsure = CardReading("yellow-1", 0.9, (("yellow-1", 0.9),)), CardReading("yellow-7", 1.0), \
         CardReading(None, 0.3)
-    placed, snapped = _agreeing([one, one, unsure], [seven, one, seven])
+    placed, snapped = agreeing([one, one, unsure], [seven, one, seven])
     assert [r.card for r in placed] == [None, "yellow-1", None] and placed[0].likely == one.likely
     assert [r.card for r in snapped] == [None, "yellow-1", "yellow-7"]
 
@@ -373,7 +385,7 @@ def test_a_card_placed_by_a_guess_stands_only_where_its_snapped_reading_agrees()
         across = (q[1] - q[0]) / np.linalg.norm(q[1] - q[0])
         offs.append((((q - centre) * 0.92) + centre + 0.1 * size[0] * across).astype(np.float32))
     rec = Recogniser("uno")
-    quads, _, reading = rec._read_snapped(img, offs, size, edge_image(img))
+    quads, _, reading = SpreadReader(rec)._read_snapped(img, offs, size, edge_image(img))
     for i, card in enumerate(cards):
         assert quad_iou(offs[i], card.quad) < 0.8
         assert reading(i).card == card.card and quad_iou(quads[i], card.quad) >= 0.5

@@ -1,0 +1,391 @@
+"""Reading every card of a hand spread under the camera (`identify --all`, scoring a hand).
+
+`read_spread(recogniser, image)` gives each card once, best first: the finder's outlines that
+read as a card; a card of the others' size around outlines that are only a card's oval or
+field; small cards again at the photo's full resolution; then, round after round, the cards
+beside those found (spread_neighbours, spread_fit), those that show once the cards found are
+painted out (spread_peel), and the cards fanned under them, read by their index corner. The
+reading of each outline is the Recogniser's; what this module decides is where to look and
+which readings stand. The thresholds a sweep sets are one `SpreadConfig`
+(tools/eval_spreads.py measures them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from .classify_symbol import CANON_H, CANON_W
+from .find_card import CardQuad, expand_field, find_cards, order_quad, warp_card
+from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
+from .spread_fit import snap, spread_size
+from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
+from .spread_peel import cover_mask, painted_out
+
+# a photo of several cards is searched at a finer scale, with more outlines
+WORK_SIDE = 800
+MAX_CARDS = 40
+MAX_SCORED = 80
+
+
+@dataclass(frozen=True)
+class SpreadConfig:
+    """Which of a spread's readings stand, and how far the search goes."""
+    # a card of a spread is reported only this sure: on seed 11's varied spreads
+    # (tools/eval_spreads.py) every right report was at least 0.72 sure, and 2 of the 4 wrong ones were less
+    min_confidence: float = 0.7
+    # a card found only once those read are painted out (_uncovered) is placed by a guess round
+    # whatever of it the finder outlined, often turned wrong: on seeds 23 and 37's photo-faced
+    # spreads the 4 such readings that were wrong were all below 0.91, and 21 of the 29 right ones above
+    uncovered_confidence: float = 0.95
+    # a reading the learned reader gives less than this stands only from doubt_sure on
+    # (seed 11's photo-faced spreads: 3 wrong reports at 0.71-0.81 went, 1 right wild at 0.75 with them)
+    doubt_learned: float = 0.02
+    doubt_sure: float = 0.85
+    beside_rounds: int = 4  # rounds of reading the cards beside those found (see _beside)
+    # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
+    # is often 40% at one end), their part under it mirrored in from the rest
+    beside_overlap: float = 0.45
+    fan_rounds: int = 12  # rounds of reading the cards fanned under those found (a fan holds up to a hand)
+    fan_shows: float = 0.25  # a card proposed under those found shows at least this share of itself ...
+    # ... and the corner reader reads it at least this sure (0.9: 5 more of 330 photo-faced fan
+    # cards, 2 more wrong)
+    fan_sure: float = 0.95
+    # a proposal read below fan_sure but at least this sure of some code: a card, fanned from
+    # but not reported
+    fan_unread: float = 0.3
+    fine_short: float = 90.0  # px of the photo: cards with a shorter short side are searched again at full size ...
+    few: int = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
+    # a spread's cards are one size: long sides within this of the median (0.78: on photo-faced
+    # spreads of seeds 61, 23, 71, 83, 97 and 101 every right report's was at least 0.81 of it,
+    # and 5 wrong ones, outlines of a card's print or visible part, 0.73-0.77)
+    size_spread: tuple[float, float] = (0.78, 1.4)
+    overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
+
+
+def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
+                config: SpreadConfig = SpreadConfig()) -> list[Recognition]:
+    """Every card in the image (a hand spread out for scoring), best first (see SpreadReader)."""
+    return SpreadReader(recogniser, config).read(image_bgr)
+
+
+class SpreadReader:
+    def __init__(self, recogniser: Recogniser, config: SpreadConfig = SpreadConfig()) -> None:
+        self.rec = recogniser
+        self.config = config
+
+    def read(self, image_bgr: np.ndarray) -> list[Recognition]:
+        """Every card in the image, best first: each outline the finder gives that reads as a
+        card, once. An outline that overlaps one already taken, or lies inside it (its oval, a
+        panel of its print), is the same card; an outline around two touching cards reads as
+        neither surely, or has no card's shape. Then, for an outline that is no whole card
+        (the finder often outlines only a card's oval or field among many cards) and lies
+        clear of the cards found, a card of the size the others have is tried around it.
+        Small cards (or few found) are searched again at the photo's full resolution, where
+        their borders part. Last, the cards beside those found, which no outline parts from
+        them (see _beside), those that show once the cards found are painted out, and the
+        cards fanned under them."""
+        cfg = self.config
+        grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
+        kept = self._read_at(image_bgr, WORK_SIDE, grads)
+        h, w = image_bgr.shape[:2]
+        if max(h, w) > WORK_SIDE * 1.25:
+            shorts = [side_lengths(k.quad)[0] for k in kept if k.quad is not None]
+            if len(shorts) < cfg.few or float(np.median(shorts)) < cfg.fine_short:
+                # both searches' cards, the full resolution's first (its outlines are exacter)
+                fine = self._read_at(image_bgr, max(h, w), grads)
+                kept = fine + [k for k in kept if k.quad is not None
+                               and all(apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
+        kept = self._uncovered(image_bgr, self._beside(image_bgr, alike(kept, self.config), grads), grads)
+        return alike(self._fanned(image_bgr, kept, grads), self.config)
+
+    def _lazy(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
+        return self.rec.lazy_reader(image_bgr, quads, lambda r, learned: doubted(r, learned, self.config))
+
+    def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """Recogniser.corner_readings, a reading less than fan_sure sure declined."""
+        return [r if r.confidence >= self.config.fan_sure else CardReading(None, r.confidence, r.likely)
+                for r in self.rec.corner_readings(image_bgr, quads, cover)]
+
+    def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
+                grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """`kept` plus the cards fanned under them (spread_neighbours.fanned), round after
+        round from the cards the last round added. A fanned card shows only a wedge of
+        itself, so each proposal is read by the corner reader with the cards found
+        painted out (HIDDEN_FILL, as it was trained), and stands only where it shows enough
+        of itself beside those found and those added before it, surest first. A card it
+        leans to some code for but is unsure of is not reported, but the fan goes on under it
+        (fan_unread): one unsure card no longer ends its fan."""
+        cfg = self.config
+        new = [k.quad for k in kept if k.quad is not None]
+        unreported: list[np.ndarray] = []  # cards the corner reader is unsure of: not reported, but fanned from
+        for round_ in range(cfg.fan_rounds if self.rec.corner_reader is not None else 0):
+            quads = [k.quad for k in kept if k.quad is not None]
+            cover = cover_mask(image_bgr.shape, quads + unreported)
+            # the finder often outlines a card's print inside its white border: turned about
+            # that outline's corners, not the card's, no side meets the edge of the card
+            # under it, so the cards it found are also fanned from as the card round a print
+            # (the cards proposed later lie on the edges they were found by)
+            pivots = new + [expand_field(q) for q in new] if round_ == 0 else new
+
+            def showing(cards: list[np.ndarray]) -> list[np.ndarray]:
+                return [p for p in cards if shows(p, cover) >= cfg.fan_shows]
+            # those that show too little beside the cards found are dropped before they are
+            # snapped (the costly part: a row's cards offer many straight edges)
+            proposed = showing([p for q in pivots for p in fanned(grads, q)])
+            size = spread_size(quads)
+            if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
+                proposed += showing([snap(grads, p, size) for p in proposed])
+            if not proposed:
+                break
+            reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
+            added: list[Recognition] = []
+            unread: list[np.ndarray] = []
+            taken = cover.copy()  # ... and those this round takes, surest first
+            for r, p in reads:
+                if r.card is None and r.confidence < cfg.fan_unread:
+                    break
+                if shows(p, taken) < cfg.fan_shows:
+                    continue
+                taken |= cover_mask(taken.shape, [p])
+                if r.card is not None:
+                    added.append(Recognition(r.card, r.confidence, p, r.likely))
+                else:
+                    unread.append(p)
+            if not added and not unread:
+                break
+            kept, new = kept + added, [a.quad for a in added] + unread
+            unreported += unread
+        return kept
+
+    def _beside(self, image_bgr: np.ndarray, kept: list[Recognition], grads: tuple[np.ndarray, np.ndarray],
+                new: list[Recognition] | None = None) -> list[Recognition]:
+        """`kept` plus the cards read beside them in their rows (spread_neighbours: a card
+        partly under its neighbour, which no outline found), round after round from the cards
+        the last round added (the first round: from `new`, default all of `kept`). `grads`:
+        the photo's edge_image."""
+        new = kept if new is None else new
+        for _ in range(self.config.beside_rounds):
+            proposed = [n for k in new if k.quad is not None for n in neighbours(grads, k.quad)]
+            before = len(kept)
+            kept = self._read_proposed(image_bgr, proposed, kept, grads)
+            new = kept[before:]
+            if not new:
+                break
+        return kept
+
+    def _uncovered(self, image_bgr: np.ndarray, kept: list[Recognition],
+                   grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """`kept` plus the cards the finder outlines once those of `kept` are painted out
+        (spread_peel: a card dropped over part of another, or beside one of its colour, joins
+        them in one shape that no outline fits), then the cards beside those."""
+        quads = [k.quad for k in kept if k.quad is not None]
+        painted = painted_out(image_bgr, quads) if len(quads) >= 2 else None
+        if painted is None:
+            return kept
+        found = [c.quad for c in spread_outlines(painted, max(image_bgr.shape[:2]))]
+        # what shows of a card under others is seldom a card's shape, and often only its
+        # print is outlined: also a card of the spread's size round each outline (snapped
+        # onto its edges in _read_proposed)
+        proposed = [q for q in found if card_shaped(q) and clear_of(q, quads)] + cards_round_clear(found, quads)
+        before = len(kept)
+        kept = self._read_proposed(image_bgr, proposed, kept, grads, self.config.uncovered_confidence)
+        return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
+
+    def _read_proposed(self, image_bgr: np.ndarray, proposed: list[np.ndarray], kept: list[Recognition],
+                       grads: tuple[np.ndarray, np.ndarray], least: float | None = None) -> list[Recognition]:
+        """`kept` plus those of the `proposed` cards (placed by a guess, partly under cards
+        found) that read as a card, at least `least` sure (default min_confidence), apart
+        from them, each also snapped onto the edges nearby at the spread's card size."""
+        most = self.config.beside_overlap
+        proposed = [p for p in proposed if all(apart(p, k.quad, most) for k in kept if k.quad is not None)]
+        if not proposed:
+            return kept
+        cover = cover_mask(image_bgr.shape, [k.quad for k in kept if k.quad is not None])
+        read = self._read_beside(image_bgr, proposed, cover)
+        size = spread_size([k.quad for k in kept if k.quad is not None])
+        if size is not None:
+            # each proposal also snapped onto the edges nearby at the spread's card size and
+            # read again: a card proposed beside an outline of the print alone, or of a card's
+            # visible part, is as far off; and a card read a little off can read wrong (a 1
+            # whose corner a neighbour's edge crosses as a 7), so where the two read different
+            # codes neither stands
+            snapped = [snap(grads, p, size) for p in proposed]
+            read, again = agreeing(read, self._read_beside(image_bgr, snapped, cover))
+            read += again
+            proposed += snapped
+        return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, most,
+                                read.__getitem__, least)
+
+    def _read_beside(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+        """How each of `quads` reads, a card proposed beside those found (their outlines filled
+        in `cover`): an unsure one also with the part under them mirrored in from the rest of
+        it (a card reads the same upside down; their print is not its), the surer reading
+        standing (a card lying over them is its own print either way)."""
+        plain = self._lazy(image_bgr, quads)
+        out = []
+        for i, quad in enumerate(quads):
+            first = plain(i)
+            mirrored = None if first.card is not None and first.confidence >= SURE else \
+                mirrored_in(image_bgr, quad, cover)
+            if mirrored is None:
+                out.append(first)
+                continue
+            second = self.rec.agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
+            out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
+        return out
+
+    def _read_at(self, image_bgr: np.ndarray, work_side: int,
+                 grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """The cards the finder outlines with the photo searched at `work_side`, and a card of
+        their size round each outline clear of them."""
+        found = spread_outlines(image_bgr, work_side)
+        kept = self._read_apart(image_bgr, [c.quad for c in found if card_shaped(c.quad)],
+                                [c.score for c in found if card_shaped(c.quad)], [])
+        if kept:
+            quads = [k.quad for k in kept if k.quad is not None]
+            grown = cards_round_clear([c.quad for c in found], quads)
+            size = spread_size(quads)
+            if grown and size is not None:
+                placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
+                kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
+            else:
+                kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
+        return kept
+
+    def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float],
+                      grads: tuple[np.ndarray, np.ndarray]
+                      ) -> tuple[list[np.ndarray], list[float], Callable[[int], CardReading]]:
+        """Each of `quads` (a card placed by a guess: around an outline of its oval) read as
+        placed and snapped onto the edges nearby at the spread's card `size`: a card read a
+        little off can read wrong (a 1 whose corner a neighbour's edge crosses reads as a 7),
+        so where the two read different codes neither stands; else the surer reading, on its
+        outline (`grads`: the photo's edge_image). The arguments for _read_apart: quads,
+        scores, reading."""
+        snapped = [snap(grads, q, size) for q in quads]
+        both = self._lazy(image_bgr, list(quads) + snapped)
+        plain, moved = agreeing([both(i) for i in range(len(quads))],
+                                [both(len(quads) + i) for i in range(len(quads))])
+        out_quads, out_reads = [], []
+        for a, b, q, sq in zip(plain, moved, quads, snapped):
+            best = max(((a, q), (b, sq)), key=lambda t: (t[0].card is not None, t[0].confidence))
+            out_quads.append(best[1])
+            out_reads.append(best[0])
+        return out_quads, [CROP_SCORE] * len(out_quads), out_reads.__getitem__
+
+    def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
+                    kept: list[Recognition], most: float | None = None,
+                    reading: Callable[[int], CardReading] | None = None,
+                    least: float | None = None) -> list[Recognition]:
+        """`kept` plus each of `quads` that reads as a card, at least `least` sure (default
+        min_confidence), and lies apart from those taken (overlapping each by less than
+        `most`, default overlap), surest first. `reading(i)`: how quads[i] reads (default: as
+        the image shows it)."""
+        most = self.config.overlap if most is None else most
+        least = self.config.min_confidence if least is None else least
+        lazy = reading or self._lazy(image_bgr, quads)
+        read = []
+        for i, (quad, score) in enumerate(zip(quads, scores)):
+            r = lazy(i)
+            if r.card is not None and r.confidence >= least:
+                read.append((r.confidence * (0.5 + 0.5 * min(1.0, score / 0.6)),
+                             Recognition(r.card, r.confidence, quad, r.likely)))
+        kept = list(kept)
+        for _, r in sorted(read, key=lambda t: -t[0]):
+            assert r.quad is not None
+            if all(apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
+                kept.append(r)
+        return kept
+
+
+def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
+    """The cards of a spread of one size: a reading on an outline far smaller or bigger than
+    the spread's cards (config.size_spread) is of something else (a card's oval, a panel of
+    its print, two cards)."""
+    if len(found) < 3:
+        return found
+    longs = {id(r): side_lengths(r.quad)[1] for r in found if r.quad is not None}
+    median = float(np.median(list(longs.values())))
+    least, most = config.size_spread
+    return [r for r in found if r.quad is None or least <= longs[id(r)] / median <= most]
+
+
+def doubted(reading: CardReading, learned: dict[str, float], config: SpreadConfig) -> CardReading:
+    """A card of a spread is left out rather than guessed: a reading the learned reader all
+    but rules out (`learned`: its probabilities) stands only where the classic reader is sure
+    of it. (The single-card path asks the table instead; a spread's unread card is typed.)"""
+    if reading.card is None or reading.confidence >= config.doubt_sure or \
+            learned.get(reading.card, 0.0) >= config.doubt_learned:
+        return reading
+    return CardReading(None, reading.confidence, reading.likely)
+
+
+def spread_outlines(image_bgr: np.ndarray, work_side: int = WORK_SIDE) -> list[CardQuad]:
+    """The finder's outlines in a photo of several cards (searched at a finer scale, with
+    more outlines), but the whole frame's."""
+    return [c for c in find_cards(image_bgr, max_cards=MAX_CARDS, work_side=work_side,
+                                  max_scored=MAX_SCORED) if not c.whole_frame]
+
+
+def shows(quad: np.ndarray, cover: np.ndarray) -> float:
+    """The share of the card `quad` outside the mask `cover` (and inside the image)."""
+    own = cover_mask(cover.shape, [quad])
+    whole = cv2.contourArea(np.asarray(quad, np.float32))
+    return cv2.countNonZero(cv2.bitwise_and(own, cv2.bitwise_not(cover))) / whole if whole > 0 else 0.0
+
+
+def clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether the outline's centre lies outside every one of `quads`."""
+    centre = tuple(map(float, outline.mean(axis=0)))
+    return all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), centre, False) < 0 for q in quads)
+
+
+def cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
+    """A card of the size of the cards found (`quads`) round each outline whose centre lies
+    clear of them, along the outline and lying as its nearest card found does: an outline may
+    be a diagonal oval, or what shows of a card, and the cards of a spread lie alike."""
+    sides = np.median([side_lengths(q) for q in quads], axis=0)
+    clear = [o for o in outlines if clear_of(o, quads)]
+    return [card_around(q, sides) for q in clear] + [card_around(q, sides, nearest(q, quads)) for q in clear]
+
+
+def side_lengths(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of an outline's smallest enclosing rectangle."""
+    (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
+    return min(w, h), max(w, h)
+
+
+def card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
+    """A card of (short, long) `sides` centred on an outline, its long side along the
+    outline's (a card's field lies along the card), or along the card `like`'s."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
+    if like is not None:
+        _, (w, h), angle = cv2.minAreaRect(like.astype(np.float32).reshape(-1, 1, 2))
+    size = (float(sides[0]), float(sides[1])) if h >= w else (float(sides[1]), float(sides[0]))
+    return order_quad(cv2.boxPoints(((cx, cy), size, angle)))
+
+
+def nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """The outline among `quads` whose centre is nearest `quad`'s."""
+    centre = quad.mean(axis=0)
+    return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
+
+
+def apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
+    """Two outlines are two cards: little overlap (less than `most` of the smaller), and
+    neither mostly inside the other."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return smaller > 0 and inter / smaller < most
+
+
+def agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
+    """Two readings of each card (as placed, and snapped onto its edges): where both read a
+    code and the codes differ, neither stands (each declined, the first's likely codes kept)."""
+    a_out, b_out = list(first), list(second)
+    for i, (a, b) in enumerate(zip(first, second)):
+        if a.card is not None and b.card is not None and a.card != b.card:
+            a_out[i] = b_out[i] = CardReading(None, 0.0, a.likely)
+    return a_out, b_out
