@@ -92,12 +92,12 @@ class SpreadReader:
         kept = self._read_at(image_bgr, WORK_SIDE, grads)
         h, w = image_bgr.shape[:2]
         if max(h, w) > WORK_SIDE * 1.25:
-            shorts = [side_lengths(k.quad)[0] for k in kept if k.quad is not None]
+            shorts = [_rect_sides(k.quad)[0] for k in kept if k.quad is not None]
             if len(shorts) < cfg.few or float(np.median(shorts)) < cfg.fine_short:
                 # both searches' cards, the full resolution's first (its outlines are exacter)
                 fine = self._read_at(image_bgr, max(h, w), grads)
                 kept = fine + [k for k in kept if k.quad is not None
-                               and all(apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
+                               and all(_apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
         kept = self._uncovered(image_bgr, self._beside(image_bgr, alike(kept, self.config), grads), grads)
         return alike(self._fanned(image_bgr, kept, grads), self.config)
 
@@ -131,7 +131,7 @@ class SpreadReader:
             pivots = new + [expand_field(q) for q in new] if round_ == 0 else new
 
             def showing(cards: list[np.ndarray]) -> list[np.ndarray]:
-                return [p for p in cards if shows(p, cover) >= cfg.fan_shows]
+                return [p for p in cards if _shows(p, cover) >= cfg.fan_shows]
             # those that show too little beside the cards found are dropped before they are
             # snapped (the costly part: a row's cards offer many straight edges)
             proposed = showing([p for q in pivots for p in fanned(grads, q)])
@@ -147,7 +147,7 @@ class SpreadReader:
             for r, p in reads:
                 if r.card is None and r.confidence < cfg.fan_unread:
                     break
-                if shows(p, taken) < cfg.fan_shows:
+                if _shows(p, taken) < cfg.fan_shows:
                     continue
                 taken |= cover_mask(taken.shape, [p])
                 if r.card is not None:
@@ -189,7 +189,7 @@ class SpreadReader:
         # what shows of a card under others is seldom a card's shape, and often only its
         # print is outlined: also a card of the spread's size round each outline (snapped
         # onto its edges in _read_proposed)
-        proposed = [q for q in found if card_shaped(q) and clear_of(q, quads)] + cards_round_clear(found, quads)
+        proposed = [q for q in found if card_shaped(q) and _clear_of(q, quads)] + _cards_round_clear(found, quads)
         before = len(kept)
         kept = self._read_proposed(image_bgr, proposed, kept, grads, self.config.uncovered_confidence)
         return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
@@ -200,7 +200,7 @@ class SpreadReader:
         found) that read as a card, at least `least` sure (default min_confidence), apart
         from them, each also snapped onto the edges nearby at the spread's card size."""
         most = self.config.beside_overlap
-        proposed = [p for p in proposed if all(apart(p, k.quad, most) for k in kept if k.quad is not None)]
+        proposed = [p for p in proposed if all(_apart(p, k.quad, most) for k in kept if k.quad is not None)]
         if not proposed:
             return kept
         cover = cover_mask(image_bgr.shape, [k.quad for k in kept if k.quad is not None])
@@ -246,7 +246,7 @@ class SpreadReader:
                                 [c.score for c in found if card_shaped(c.quad)], [])
         if kept:
             quads = [k.quad for k in kept if k.quad is not None]
-            grown = cards_round_clear([c.quad for c in found], quads)
+            grown = _cards_round_clear([c.quad for c in found], quads)
             size = spread_size(quads)
             if grown and size is not None:
                 placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
@@ -295,7 +295,7 @@ class SpreadReader:
         kept = list(kept)
         for _, r in sorted(read, key=lambda t: -t[0]):
             assert r.quad is not None
-            if all(apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
+            if all(_apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
                 kept.append(r)
         return kept
 
@@ -306,7 +306,7 @@ def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
     its print, two cards)."""
     if len(found) < 3:
         return found
-    longs = {id(r): side_lengths(r.quad)[1] for r in found if r.quad is not None}
+    longs = {id(r): _rect_sides(r.quad)[1] for r in found if r.quad is not None}
     median = float(np.median(list(longs.values())))
     least, most = config.size_spread
     return [r for r in found if r.quad is None or least <= longs[id(r)] / median <= most]
@@ -329,35 +329,36 @@ def spread_outlines(image_bgr: np.ndarray, work_side: int = WORK_SIDE) -> list[C
                                   max_scored=MAX_SCORED) if not c.whole_frame]
 
 
-def shows(quad: np.ndarray, cover: np.ndarray) -> float:
+def _shows(quad: np.ndarray, cover: np.ndarray) -> float:
     """The share of the card `quad` outside the mask `cover` (and inside the image)."""
     own = cover_mask(cover.shape, [quad])
     whole = cv2.contourArea(np.asarray(quad, np.float32))
     return cv2.countNonZero(cv2.bitwise_and(own, cv2.bitwise_not(cover))) / whole if whole > 0 else 0.0
 
 
-def clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
+def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
     """Whether the outline's centre lies outside every one of `quads`."""
     centre = tuple(map(float, outline.mean(axis=0)))
     return all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), centre, False) < 0 for q in quads)
 
 
-def cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
+def _cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
     """A card of the size of the cards found (`quads`) round each outline whose centre lies
     clear of them, along the outline and lying as its nearest card found does: an outline may
     be a diagonal oval, or what shows of a card, and the cards of a spread lie alike."""
-    sides = np.median([side_lengths(q) for q in quads], axis=0)
-    clear = [o for o in outlines if clear_of(o, quads)]
-    return [card_around(q, sides) for q in clear] + [card_around(q, sides, nearest(q, quads)) for q in clear]
+    sides = np.median([_rect_sides(q) for q in quads], axis=0)
+    clear = [o for o in outlines if _clear_of(o, quads)]
+    return [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
 
 
-def side_lengths(quad: np.ndarray) -> tuple[float, float]:
-    """(short, long) side of an outline's smallest enclosing rectangle."""
+def _rect_sides(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of an outline's smallest enclosing rectangle (find_card.side_lengths
+    averages opposite sides instead: the same for a card's rectangle, not for a skewed outline)."""
     (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
     return min(w, h), max(w, h)
 
 
-def card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
+def _card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
     """A card of (short, long) `sides` centred on an outline, its long side along the
     outline's (a card's field lies along the card), or along the card `like`'s."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))
@@ -367,13 +368,13 @@ def card_around(quad: np.ndarray, sides: np.ndarray, like: np.ndarray | None = N
     return order_quad(cv2.boxPoints(((cx, cy), size, angle)))
 
 
-def nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     """The outline among `quads` whose centre is nearest `quad`'s."""
     centre = quad.mean(axis=0)
     return min(quads, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
 
 
-def apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
+def _apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
     """Two outlines are two cards: little overlap (less than `most` of the smaller), and
     neither mostly inside the other."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))

@@ -14,7 +14,7 @@ import pytest
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
-from tableref.vision.recognise import Recogniser
+from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_neighbours import edge_image, fanned
 from tableref.vision.spread_peel import cover_mask
 from tableref.vision.spread_read import SpreadConfig, SpreadReader, alike, doubted, read_spread
@@ -253,16 +253,17 @@ def test_an_outline_off_its_card_snaps_onto_the_cards_edges(overlap: float, leas
     assert snapped >= least, f"{snapped}/8 snapped onto their cards"
 
 
+def _card(x: float, long_: float, code: str) -> Recognition:
+    """A card read upright at x, `long_` px long, at a card's aspect."""
+    short = long_ * 56 / 87
+    return Recognition(code, 0.9, np.array([[x, 0], [x + short, 0], [x + short, long_], [x, long_]], np.float32))
+
+
 def test_readings_off_the_spreads_card_size_are_dropped() -> None:
     # a spread's cards are one size: a reading on an outline of a card's oval (a third of the
     # others' length) or around four cards (twice it) is of something else
-    from tableref.vision.recognise import Recognition
-
-    def card(x: float, long_: float, code: str) -> Recognition:
-        short = long_ * 56 / 87
-        return Recognition(code, 0.9, np.array([[x, 0], [x + short, 0], [x + short, long_], [x, long_]], np.float32))
-    hand = [card(100 * i, 120, f"red-{i}") for i in range(4)]
-    odd = [card(50, 40, "yellow-1"), card(400, 250, "yellow-6")]
+    hand = [_card(100 * i, 120, f"red-{i}") for i in range(4)]
+    odd = [_card(50, 40, "yellow-1"), _card(400, 250, "yellow-6")]
     assert [r.card for r in alike(hand + odd, SpreadConfig())] == [r.card for r in hand]
     assert len(alike(hand[:1] + odd[:1], SpreadConfig())) == 2  # too few to tell which size is the spread's
 
@@ -271,13 +272,8 @@ def test_a_reading_on_a_cards_print_outline_is_dropped() -> None:
     # the finder's outline of a card's print, inside its white border, or of the part of it
     # that shows is about three quarters of a card's length: no card (the right ones on
     # photo-faced spreads lay at 0.81 of the median and up); a card a little off stands
-    from tableref.vision.recognise import Recognition
-
-    def card(x: float, long_: float, code: str) -> Recognition:
-        short = long_ * 56 / 87
-        return Recognition(code, 0.9, np.array([[x, 0], [x + short, 0], [x + short, long_], [x, long_]], np.float32))
-    hand = [card(100 * i, 120, f"red-{i}") for i in range(4)]
-    print_only, a_little_off = card(450, 90, "green-2"), card(550, 102, "blue-5")
+    hand = [_card(100 * i, 120, f"red-{i}") for i in range(4)]
+    print_only, a_little_off = _card(450, 90, "green-2"), _card(550, 102, "blue-5")
     assert [r.card for r in alike(hand + [print_only, a_little_off], SpreadConfig())] == [r.card for r in hand] + ["blue-5"]
 
 
