@@ -343,6 +343,14 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
+def overlap_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two convex outlines that they have in common (1.0 for a
+    degenerate one: it is no card of its own)."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(inter / smaller) if smaller > 0 else 1.0
+
+
 def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_SIDE,
                max_scored: int = MAX_SCORED) -> list[CardQuad]:
     """Card quads in the image, best (the top card of a pile) first. A photo of many cards

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .card_model import NONE as MODEL_NONE
-from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, MODEL_DIR, CardModel
+from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, INPUT_H, INPUT_W, MODEL_DIR, CardModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
@@ -420,6 +420,19 @@ class Recogniser:
         if learned.card != classic.card:
             return CardReading(None, classic.confidence, classic.likely)
         return self._ink_checked(classic, view)
+
+    def window_sureness(self, image_bgr: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+        """How sure the learned reader alone is of its likeliest code of this deck in each of
+        many windows (N x 4 x 2), and that code (None where "no card" is likelier): a cheap
+        look for spread_scan, each window warped straight to the reader's input size. All
+        zero without a learned reader."""
+        if self.reader is None or not len(quads):
+            return np.zeros(len(quads)), [None] * len(quads)
+        small = np.stack([self._recoloured(warp_card(image_bgr, q, (INPUT_W, INPUT_H))) for q in quads])
+        p = self.reader.probabilities_shrunk(small)[:, self._cols] * self._col_prior
+        p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+        best = p.argmax(axis=1)
+        return p.max(axis=1), [None if self._col_codes[b] == MODEL_NONE else self._col_codes[b] for b in best]
 
     @functools.cached_property
     def corner_reader(self) -> CardModel | None:

@@ -2,7 +2,8 @@
 
 `read_spread(recogniser, image)` gives each card once, best first: the finder's outlines that
 read as a card; a card of the others' size around outlines that are only a card's oval or
-field; small cards again at the photo's full resolution; then, round after round, the cards
+field; small cards again at the photo's full resolution; the cards of a cluster no outline
+parts, found by reading card-sized windows over it (spread_scan); then, round after round, the cards
 beside those found (spread_neighbours, spread_fit), those that show once the cards found are
 painted out (spread_peel), and the cards fanned under them, read by their index corner. The
 reading of each outline is the Recogniser's; what this module decides is where to look and
@@ -17,12 +18,14 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W
-from .find_card import CardQuad, expand_field, find_cards, order_quad, warp_card
+from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
+from .spread_scan import ScanConfig, card_size, lie, paper, scan, unexplained
 
 # a photo of several cards is searched at a finer scale, with more outlines
 WORK_SIDE = 800
@@ -63,6 +66,7 @@ class SpreadConfig:
     # and 5 wrong ones, outlines of a card's print or visible part, 0.73-0.77)
     size_spread: tuple[float, float] = (0.78, 1.4)
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
+    scan: ScanConfig = ScanConfig()  # windows read over a cluster no outline parts (spread_scan)
 
 
 def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
@@ -84,21 +88,26 @@ class SpreadReader:
         (the finder often outlines only a card's oval or field among many cards) and lies
         clear of the cards found, a card of the size the others have is tried around it.
         Small cards (or few found) are searched again at the photo's full resolution, where
-        their borders part. Last, the cards beside those found, which no outline parts from
+        their borders part. Then the cards of a cluster that no outline parts (see _scanned).
+        Last, the cards beside those found, which no outline parts from
         them (see _beside), those that show once the cards found are painted out, and the
         cards fanned under them."""
         cfg = self.config
         grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
-        kept = self._read_at(image_bgr, WORK_SIDE, grads)
+        outlines = spread_outlines(image_bgr, WORK_SIDE)
+        kept = self._read_at(image_bgr, outlines, grads)
         h, w = image_bgr.shape[:2]
         if max(h, w) > WORK_SIDE * 1.25:
             shorts = [_rect_sides(k.quad)[0] for k in kept if k.quad is not None]
             if len(shorts) < cfg.few or float(np.median(shorts)) < cfg.fine_short:
                 # both searches' cards, the full resolution's first (its outlines are exacter)
-                fine = self._read_at(image_bgr, max(h, w), grads)
+                fine_outlines = spread_outlines(image_bgr, max(h, w))
+                fine = self._read_at(image_bgr, fine_outlines, grads)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
-        kept = self._uncovered(image_bgr, self._beside(image_bgr, alike(kept, self.config), grads), grads)
+                outlines += fine_outlines
+        kept = self._scanned(image_bgr, alike(kept, cfg), [c.quad for c in outlines], grads)
+        kept = self._uncovered(image_bgr, self._beside(image_bgr, alike(kept, cfg), grads), grads)
         return alike(self._fanned(image_bgr, kept, grads), self.config)
 
     def _lazy(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
@@ -176,6 +185,36 @@ class SpreadReader:
                 break
         return kept
 
+    def _scanned(self, image_bgr: np.ndarray, kept: list[Recognition], outlines: list[np.ndarray],
+                 grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+        """`kept` plus the cards of a cluster no outline parts (spread_scan): card-sized windows
+        laid over the finder's outlines clear of the cards found, at those cards' size (or,
+        none found, the size at which most windows read surely), each window's peak read
+        again as a card placed by a guess, at least uncovered_confidence sure."""
+        cfg = self.config
+        if self.rec.reader is None or not outlines:
+            return kept
+        quads = [k.quad for k in kept if k.quad is not None]
+        size = spread_size(quads)
+        least = cfg.scan.least_short * max(image_bgr.shape[:2])
+        grow = least / 2 if size is None else size[0] / 2
+        stock = paper(image_bgr, least * least * ASPECT / 2 if size is None else size[0] * size[1] / 2)
+        region = unexplained(stock, outlines, quads, grow)
+        if size is not None and cv2.countNonZero(region) < size[0] * size[1] / 2:
+            return kept  # no room for a card beside those found
+
+        def read(windows: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+            return self.rec.window_sureness(image_bgr, windows)
+        angle = lie(grads, region)
+        short = size[0] if size is not None else card_size(read, region, angle, cfg.scan)
+        if short is None:
+            return kept
+        found = scan(read, region, short, angle, cfg.scan)
+        # a window straddling two cards can read surely as either, or as neither of them: a
+        # card stands only where the window and the card placed there read the same code
+        return self._read_proposed(image_bgr, [q for q, _, _ in found], kept, grads, cfg.uncovered_confidence,
+                                   size or (short, short * ASPECT), [c for _, c, _ in found])
+
     def _uncovered(self, image_bgr: np.ndarray, kept: list[Recognition],
                    grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
         """`kept` plus the cards the finder outlines once those of `kept` are painted out
@@ -195,17 +234,23 @@ class SpreadReader:
         return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
 
     def _read_proposed(self, image_bgr: np.ndarray, proposed: list[np.ndarray], kept: list[Recognition],
-                       grads: tuple[np.ndarray, np.ndarray], least: float | None = None) -> list[Recognition]:
+                       grads: tuple[np.ndarray, np.ndarray], least: float | None = None,
+                       size: tuple[float, float] | None = None,
+                       expected: list[str] | None = None) -> list[Recognition]:
         """`kept` plus those of the `proposed` cards (placed by a guess, partly under cards
         found) that read as a card, at least `least` sure (default min_confidence), apart
-        from them, each also snapped onto the edges nearby at the spread's card size."""
+        from them, each also snapped onto the edges nearby at the spread's card size (or
+        `size`, where none is found). `expected`: the code each proposal was proposed as (a
+        window's reading, spread_scan); one that reads another code does not stand."""
         most = self.config.beside_overlap
-        proposed = [p for p in proposed if all(_apart(p, k.quad, most) for k in kept if k.quad is not None)]
-        if not proposed:
+        codes = expected if expected is not None else [None] * len(proposed)
+        pairs = [(p, c) for p, c in zip(proposed, codes) if all(_apart(p, k.quad, most) for k in kept if k.quad is not None)]
+        if not pairs:
             return kept
+        proposed, codes = [p for p, _ in pairs], [c for _, c in pairs]
         cover = cover_mask(image_bgr.shape, [k.quad for k in kept if k.quad is not None])
         read = self._read_beside(image_bgr, proposed, cover)
-        size = spread_size([k.quad for k in kept if k.quad is not None])
+        size = spread_size([k.quad for k in kept if k.quad is not None]) or size
         if size is not None:
             # each proposal also snapped onto the edges nearby at the spread's card size and
             # read again: a card proposed beside an outline of the print alone, or of a card's
@@ -216,6 +261,8 @@ class SpreadReader:
             read, again = agreeing(read, self._read_beside(image_bgr, snapped, cover))
             read += again
             proposed += snapped
+            codes += codes
+        read = [r if c is None or r.card in (None, c) else CardReading(None, 0.0, r.likely) for r, c in zip(read, codes)]
         return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, most,
                                 read.__getitem__, least)
 
@@ -237,11 +284,10 @@ class SpreadReader:
             out.append(max((first, second), key=lambda r: (r.card is not None, r.confidence)))
         return out
 
-    def _read_at(self, image_bgr: np.ndarray, work_side: int,
+    def _read_at(self, image_bgr: np.ndarray, found: list[CardQuad],
                  grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
-        """The cards the finder outlines with the photo searched at `work_side`, and a card of
-        their size round each outline clear of them."""
-        found = spread_outlines(image_bgr, work_side)
+        """The cards of the finder's outlines `found` (spread_outlines), and a card of their
+        size round each outline clear of them."""
         kept = self._read_apart(image_bgr, [c.quad for c in found if card_shaped(c.quad)],
                                 [c.score for c in found if card_shaped(c.quad)], [])
         if kept:
@@ -377,9 +423,7 @@ def _nearest(quad: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
 def _apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
     """Two outlines are two cards: little overlap (less than `most` of the smaller), and
     neither mostly inside the other."""
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return smaller > 0 and inter / smaller < most
+    return overlap_share(a, b) < most
 
 
 def agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
