@@ -31,12 +31,14 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import all_codes
+from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser
 from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
 from tableref.vision.spread_peel import cover_mask
+from tableref.vision.spread_scan import ScanConfig
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
-from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
+from tableref.vision.synth.spread_score import HIT_IOU, MISS_KINDS, score_spread
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
@@ -60,22 +62,42 @@ def corner_counts(rec: Recogniser, img: np.ndarray, cards: list) -> collections.
     return c
 
 
+def wrong_reports(got: list, cards: list) -> list[str]:
+    """Each report that names no card on its outline (score_spread's wrong ones): its code and
+    sureness, and the card its outline overlaps most, with their IoU."""
+    out = []
+    for r in got:
+        if r.quad is None:
+            continue
+        best = max(cards, key=lambda c: quad_iou(r.quad, c.quad))
+        iou = quad_iou(r.quad, best.quad)
+        if not (r.card == best.card and iou >= HIT_IOU):
+            out.append(f"{r.card} {r.confidence:.3f} on {best.card} (IoU {iou:.2f})")
+    return out
+
+
 def spread_config(settings: list[str]) -> SpreadConfig:
-    """SpreadConfig with each "field=value" of `settings` set (a pair as "a,b"); ValueError
-    naming the fields where one is unknown or its value does not parse."""
-    fields = {f.name: f for f in dataclasses.fields(SpreadConfig)}
-    changes: dict[str, object] = {}
+    """SpreadConfig with each "field=value" of `settings` set (a pair as "a,b"; a field of the
+    window scan as "scan.sure=0.9"); ValueError naming the fields where one is unknown or its
+    value does not parse."""
+    changes: dict[str, dict[str, object]] = {"": {}, "scan": {}}
     for item in settings:
         name, _, value = item.partition("=")
-        if name not in fields or not value:
-            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(fields)}")
-        default = getattr(SpreadConfig(), name)
+        part, _, field = name.rpartition(".")
+        owner = SpreadConfig() if not part else SpreadConfig().scan if part == "scan" else None
+        fields = {f.name for f in dataclasses.fields(owner)} - {"scan"} if owner is not None else set()
+        if field not in fields or not value:
+            known = [f.name for f in dataclasses.fields(SpreadConfig) if f.name != "scan"] + \
+                [f"scan.{f.name}" for f in dataclasses.fields(ScanConfig)]
+            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(known)}")
+        default = getattr(owner, field)
         try:
-            changes[name] = tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) \
+            changes[part][field] = tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) \
                 else type(default)(value)
         except ValueError:
             raise ValueError(f"--set {item!r}: {value!r} is not a {type(default).__name__}") from None
-    return dataclasses.replace(SpreadConfig(), **changes)
+    scan = dataclasses.replace(SpreadConfig().scan, **changes["scan"])
+    return dataclasses.replace(SpreadConfig(), scan=scan, **changes[""])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,11 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", metavar="CONDITION", help="these conditions alone (apart, touching, "
                     "15, 30, fan: a word of the condition's name)")
     ap.add_argument("--save-misses", type=pathlib.Path, help="write each spread with a miss here, outlined")
+    ap.add_argument("--list-wrong", action="store_true",
+                    help="print each wrong report: its code and sureness, the card it lies most on, their IoU")
     ap.add_argument("--photos", help="card faces cropped from real photos (labels.csv), not renders")
     ap.add_argument("--true-outlines", action="store_true",
                     help="the corner reader alone, on each card's true outline (see above)")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
-                    help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9)")
+                    help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9; scan.sure=0.97)")
     args = ap.parse_args(argv)
     try:
         config = spread_config(args.set)
@@ -131,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
             spent += time.perf_counter() - start
             s = score_spread(got, cards, [o.quad for o in spread_outlines(img)])
             c.update(s.counts())
+            if args.list_wrong:
+                for r in wrong_reports(got, cards):
+                    print(f"  wrong: {name} spread {i}: {r}")
             if args.save_misses and s.missed:
                 args.save_misses.mkdir(parents=True, exist_ok=True)
                 for q, colour in [(g.quad, (0, 255, 0)) for g in got if g.quad is not None] + \
