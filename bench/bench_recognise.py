@@ -23,7 +23,7 @@ from tableref.vision.classify_training import render_scene, training_codes
 from tableref.vision.find_card import find_cards
 from tableref.vision.profiles import builtin_profile
 from tableref.vision.recognise import Recogniser
-from tableref.vision.spread_read import read_spread
+from tableref.vision.spread_read import SpreadConfig, read_spread
 from tableref.vision.synth.spread import varied_spread
 from tableref.vision.synth.spread_score import score_spread
 
@@ -84,7 +84,7 @@ def spread_costs(rec: Recogniser, n: int) -> None:
     """read_spread on 13-card spreads against identify (the top card alone) on the same image."""
     rng = np.random.default_rng(13)
     codes = all_codes("uno")
-    t_all, t_one, right, total = [], [], 0, 0
+    t_all, t_unscanned, t_one, right, total = [], [], [], 0, 0
     for i in range(n):
         hand = [codes[j] for j in rng.integers(0, len(codes), 13)]
         img, cards = varied_spread(hand, rng, overlap=(0.0, 0.15)[i % 2], layout=("rows", "touching")[i % 2])
@@ -92,13 +92,17 @@ def spread_costs(rec: Recogniser, n: int) -> None:
         got = read_spread(rec, img)
         t_all.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
+        read_spread(rec, img, SpreadConfig(scan=None))  # without the windows over clusters (spread_scan)
+        t_unscanned.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
         rec.identify(img)
         t_one.append(time.perf_counter() - t0)
         s = score_spread(got, cards)
         right, total = right + s.right, total + s.total
     print(f"13-card spread at 1280x720: identify --all median {1000 * np.median(t_all):.0f} ms "
           f"= {np.median(t_all) / np.median(t_one):.1f}x one identify of the same image "
-          f"({1000 * np.median(t_one):.0f} ms); {right}/{total} cards read in place")
+          f"({1000 * np.median(t_one):.0f} ms); {right}/{total} cards read in place; "
+          f"{np.median(t_unscanned) / np.median(t_one):.1f}x without the window scan")
 
 
 def read_costs(rec: Recogniser, codes: list[str], rng: np.random.Generator) -> None:

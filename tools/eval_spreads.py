@@ -84,7 +84,7 @@ def spread_config(settings: list[str]) -> SpreadConfig:
     for item in settings:
         name, _, value = item.partition("=")
         part, _, field = name.rpartition(".")
-        owner = SpreadConfig() if not part else SpreadConfig().scan if part == "scan" else None
+        owner = SpreadConfig() if not part else ScanConfig() if part == "scan" else None
         fields = {f.name for f in dataclasses.fields(owner)} - {"scan"} if owner is not None else set()
         if field not in fields or not value:
             known = [f.name for f in dataclasses.fields(SpreadConfig) if f.name != "scan"] + \
@@ -96,7 +96,7 @@ def spread_config(settings: list[str]) -> SpreadConfig:
                 else type(default)(value)
         except ValueError:
             raise ValueError(f"--set {item!r}: {value!r} is not a {type(default).__name__}") from None
-    scan = dataclasses.replace(SpreadConfig().scan, **changes["scan"])
+    scan = dataclasses.replace(ScanConfig(), **changes["scan"])
     return dataclasses.replace(SpreadConfig(), scan=scan, **changes[""])
 
 

@@ -66,7 +66,7 @@ class SpreadConfig:
     # and 5 wrong ones, outlines of a card's print or visible part, 0.73-0.77)
     size_spread: tuple[float, float] = (0.78, 1.4)
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
-    scan: ScanConfig = ScanConfig()  # windows read over a cluster no outline parts (spread_scan)
+    scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
 
 
 def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
@@ -191,12 +191,12 @@ class SpreadReader:
         laid over the finder's outlines clear of the cards found, at those cards' size (or,
         none found, the size at which most windows read surely), each window's peak read
         again as a card placed by a guess, at least uncovered_confidence sure."""
-        cfg = self.config
-        if self.rec.reader is None or not outlines:
+        cfg = self.config.scan
+        if cfg is None or self.rec.reader is None or not outlines:
             return kept
         quads = [k.quad for k in kept if k.quad is not None]
         size = spread_size(quads)
-        least = cfg.scan.least_short * max(image_bgr.shape[:2])
+        least = cfg.least_short * max(image_bgr.shape[:2])
         grow = least / 2 if size is None else size[0] / 2
         stock = paper(image_bgr, least * least * ASPECT / 2 if size is None else size[0] * size[1] / 2)
         region = unexplained(stock, outlines, quads, grow)
@@ -206,13 +206,13 @@ class SpreadReader:
         def read(windows: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
             return self.rec.window_sureness(image_bgr, windows)
         angle = lie(grads, region)
-        short = size[0] if size is not None else card_size(read, region, angle, cfg.scan)
+        short = size[0] if size is not None else card_size(read, region, angle, cfg)
         if short is None:
             return kept
-        found = scan(read, region, short, angle, cfg.scan)
+        found = scan(read, region, short, angle, cfg)
         # a window straddling two cards can read surely as either, or as neither of them: a
         # card stands only where the window and the card placed there read the same code
-        return self._read_proposed(image_bgr, [q for q, _, _ in found], kept, grads, cfg.uncovered_confidence,
+        return self._read_proposed(image_bgr, [q for q, _, _ in found], kept, grads, self.config.uncovered_confidence,
                                    size or (short, short * ASPECT), [c for _, c, _ in found])
 
     def _uncovered(self, image_bgr: np.ndarray, kept: list[Recognition],
