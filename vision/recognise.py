@@ -421,15 +421,17 @@ class Recogniser:
             return CardReading(None, classic.confidence, classic.likely)
         return self._ink_checked(classic, view)
 
-    def window_sureness(self, image_bgr: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+    def window_sureness(self, image_bgr: np.ndarray, quads: np.ndarray,
+                        both_ends: bool = True) -> tuple[np.ndarray, list[str | None]]:
         """How sure the learned reader alone is of its likeliest code of this deck in each of
         many windows (N x 4 x 2), and that code (None where "no card" is likelier): a cheap
-        look for spread_scan, each window warped straight to the reader's input size. All
-        zero without a learned reader."""
+        look for spread_scan, each window warped straight to the reader's input size (and
+        read both ends up, unless not `both_ends`: half the work). All zero without a
+        learned reader."""
         if self.reader is None or not len(quads):
             return np.zeros(len(quads)), [None] * len(quads)
         small = np.stack([self._recoloured(warp_card(image_bgr, q, (INPUT_W, INPUT_H))) for q in quads])
-        p = self.reader.probabilities_shrunk(small)[:, self._cols] * self._col_prior
+        p = self.reader.probabilities_shrunk(small, both_ends)[:, self._cols] * self._col_prior
         p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
         best = p.argmax(axis=1)
         return p.max(axis=1), [None if self._col_codes[b] == MODEL_NONE else self._col_codes[b] for b in best]

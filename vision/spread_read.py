@@ -196,7 +196,7 @@ class SpreadReader:
             return kept
         quads = [k.quad for k in kept if k.quad is not None]
         size = spread_size(quads)
-        least = cfg.least_short * max(image_bgr.shape[:2])
+        least = max(cfg.least_short * max(image_bgr.shape[:2]), cfg.least_px)
         grow = least / 2 if size is None else size[0] / 2
         stock = paper(image_bgr, least * least * ASPECT / 2 if size is None else size[0] * size[1] / 2)
         region = unexplained(stock, outlines, quads, grow)
@@ -205,8 +205,11 @@ class SpreadReader:
 
         def read(windows: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
             return self.rec.window_sureness(image_bgr, windows)
+
+        def glance(windows: np.ndarray) -> tuple[np.ndarray, list[str | None]]:  # enough to count peaks by
+            return self.rec.window_sureness(image_bgr, windows, both_ends=False)
         angle = lie(grads, region)
-        short = size[0] if size is not None else card_size(read, region, angle, cfg)
+        short = size[0] if size is not None else card_size(glance, region, angle, cfg)
         if short is None:
             return kept
         found = scan(read, region, short, angle, cfg)

@@ -26,8 +26,9 @@ from .find_card import order_quad, overlap_share
 PAPER_SATURATION = 70
 PAPER_BRIGHT = 0.6
 
-# ... and each card size of a sweep at most this share of them (a sweep tries 15 sizes)
-SWEEP_SHARE = 6
+# a sweep for the card size reads at most ScanConfig.most_windows / SWEEP_SHARE windows at each
+# size it tries (up to 15), read one end up: card-free scenes cost it up to about 1 s
+SWEEP_SHARE = 12
 
 # (how sure, which code) of each window read: Recogniser.window_sureness
 Sureness = Callable[[np.ndarray], tuple[np.ndarray, list[str | None]]]
@@ -40,7 +41,8 @@ class ScanConfig:
     sweep_stride: float = 0.3  # ... and this far apart while the card size is sought
     size_step: float = 1.12  # card sizes tried, each this much bigger than the last ...
     least_short: float = 0.04  # ... from this share of the image's long side (a card's long side 1/16 of it) ...
-    most_short: float = 0.2    # ... to this (1/3)
+    least_px: float = 40.0     # ... and at least this (a smaller card's index is a few pixels) ...
+    most_short: float = 0.2    # ... to this share (1/3)
     apart: float = 0.5      # peaks overlapping a surer one by more than this share are the same card
     most_windows: int = 6000  # a scan reads at most this many windows (about 2 s on one core) ...
 
@@ -131,7 +133,7 @@ def card_size(read: Sureness, region: np.ndarray, angle: float, config: ScanConf
     """The short side (px) at which most windows over `region` read surely as a card (either
     way round), None if none does."""
     sizes = []
-    short = config.least_short * max(region.shape)
+    short = max(config.least_short * max(region.shape), config.least_px)
     while short <= config.most_short * max(region.shape):
         sizes.append(short)
         short *= config.size_step

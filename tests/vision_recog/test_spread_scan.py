@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import ASPECT, all_codes
+from tableref.vision.classify_training import CARD_FREE_KINDS, card_free_scene
 from tableref.vision.find_card import side_lengths
 from tableref.vision.recognise import Recogniser
 from tableref.vision.spread_neighbours import edge_image
@@ -129,3 +130,13 @@ def test_a_card_found_by_a_window_stands_only_where_it_reads_the_windows_code() 
     assert len(agreed) >= 3 and all(any(r.card == c.card for c in cards) for r in agreed), agreed
     others = ["blue-5", "red-skip", "green-9", "yellow-1"]
     assert reader._read_proposed(img, quads, [], grads, 0.9, size, others) == []
+
+
+def test_card_free_scenes_give_no_card_with_the_windows() -> None:
+    # the windows read every patch of card stock (a pale table, a card back, another game's
+    # card): none may come out as a card (tools/eval_reject.py --all measures more)
+    rng = np.random.default_rng(41)
+    rec = Recogniser("uno")
+    said = [r.card for i in range(8)
+            for r in read_spread(rec, card_free_scene(rng, CARD_FREE_KINDS[i % len(CARD_FREE_KINDS)]))]
+    assert said == []
