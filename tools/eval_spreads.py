@@ -32,13 +32,13 @@ import numpy as np
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
-from tableref.vision.recognise import Recogniser
+from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
 from tableref.vision.spread_peel import cover_mask
 from tableref.vision.spread_scan import ScanConfig
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
-from tableref.vision.synth.spread_score import HIT_IOU, MISS_KINDS, score_spread
+from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
@@ -62,18 +62,11 @@ def corner_counts(rec: Recogniser, img: np.ndarray, cards: list) -> collections.
     return c
 
 
-def wrong_reports(got: list, cards: list) -> list[str]:
-    """Each report that names no card on its outline (score_spread's wrong ones): its code and
-    sureness, and the card its outline overlaps most, with their IoU."""
-    out = []
-    for r in got:
-        if r.quad is None:
-            continue
-        best = max(cards, key=lambda c: quad_iou(r.quad, c.quad))
-        iou = quad_iou(r.quad, best.quad)
-        if not (r.card == best.card and iou >= HIT_IOU):
-            out.append(f"{r.card} {r.confidence:.3f} on {best.card} (IoU {iou:.2f})")
-    return out
+def described(report: Recognition, cards: list) -> str:
+    """A wrong report (SpreadScore.wrong_reports): its code and sureness, and the card its
+    outline overlaps most, with their IoU."""
+    best = max(cards, key=lambda c: quad_iou(report.quad, c.quad))
+    return f"{report.card} {report.confidence:.3f} on {best.card} (IoU {quad_iou(report.quad, best.quad):.2f})"
 
 
 def spread_config(settings: list[str]) -> SpreadConfig:
@@ -156,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             s = score_spread(got, cards, [o.quad for o in spread_outlines(img)])
             c.update(s.counts())
             if args.list_wrong:
-                for r in wrong_reports(got, cards):
-                    print(f"  wrong: {name} spread {i}: {r}")
+                for r in s.wrong_reports:
+                    print(f"  wrong: {name} spread {i}: {described(r, cards)}")
             if args.save_misses and s.missed:
                 args.save_misses.mkdir(parents=True, exist_ok=True)
                 for q, colour in [(g.quad, (0, 255, 0)) for g in got if g.quad is not None] + \

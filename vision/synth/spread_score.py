@@ -25,8 +25,12 @@ class SpreadScore:
     total: int
     reports: int
     right: int
-    wrong: int
+    wrong_reports: list[Any] = field(default_factory=list)  # the reports that name no card on its outline
     missed: list[tuple[int, str]] = field(default_factory=list)  # (index of the card, miss kind)
+
+    @property
+    def wrong(self) -> int:
+        return len(self.wrong_reports)
 
     def counts(self) -> dict[str, int]:
         out = {"total": self.total, "reports": self.reports, "right": self.right, "wrong": self.wrong}
@@ -62,7 +66,7 @@ def score_spread(reports: Sequence[Any], cards: Sequence[Any], outlines: Sequenc
     def hit(r: Any, c: Any) -> bool:
         return r.card == c.card and quad_iou(r.quad, c.quad) >= HIT_IOU
     right = [any(hit(r, c) for r in reports) for c in cards]
-    wrong = sum(not any(hit(r, c) for c in cards) for r in reports)
+    wrong = [r for r in reports if not any(hit(r, c) for c in cards)]
     missed = [(k, miss_kind(k, cards, reports, outlines)) for k, ok in enumerate(right) if not ok]
     return SpreadScore(len(cards), len(reports), sum(right), wrong, missed)
 
