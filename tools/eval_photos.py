@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
+from tableref.vision.colour_cast import LAMPS, under_lamp
 from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.enrolment import build_enrolled
 from tableref.vision.profiles import Profile, build_builtin, builtin_profile
@@ -259,14 +260,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agree", type=float, default=CONFIG.agree)
     ap.add_argument("--overrule", type=float, default=CONFIG.overrule)
     ap.add_argument("--contest", type=float, default=CONFIG.contest)
+    ap.add_argument("--lamp", choices=sorted(LAMPS), help="each photo as a camera that ignores this lamp takes it")
     args = ap.parse_args(argv)
     CONFIG = replace(CONFIG, reader=args.reader, veto=args.veto, sure_alone=args.sure_alone, agree=args.agree,
                      overrule=args.overrule, contest=args.contest)
     cv2.setNumThreads(1)
     t0 = time.time()
     photos = load_photos(args.photos)
+    if args.lamp:
+        photos = [replace(p, image=under_lamp(p.image, args.lamp)) for p in photos]
     builtin_profile()
-    print(f"{len(photos)} photos from {len({p.source for p in photos})} sources")
+    print(f"{len(photos)} photos from {len({p.source for p in photos})} sources"
+          + (f", under a {args.lamp} lamp" if args.lamp else ""))
     if args.mode in ("loso", "all"):
         run_loso(photos, args.deck)
     if args.mode in ("builtin", "all"):

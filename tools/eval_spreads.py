@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import all_codes
+from tableref.vision.colour_cast import LAMPS, under_lamp
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", help="card faces cropped from real photos (labels.csv), not renders")
     ap.add_argument("--true-outlines", action="store_true",
                     help="the corner reader alone, on each card's true outline (see above)")
+    ap.add_argument("--lamp", choices=sorted(LAMPS), help="each spread as a camera that ignores this lamp takes it")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
                     help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9; scan.sure=0.97)")
     args = ap.parse_args(argv)
@@ -122,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     codes = sorted(read_labels(pathlib.Path(args.photos))) if args.photos else all_codes(args.deck)
     totals = collections.Counter()
     print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}"
-          + (f", faces from {args.photos}" if args.photos else ""))
+          + (f", faces from {args.photos}" if args.photos else "") + (f", under a {args.lamp} lamp" if args.lamp else ""))
     if args.true_outlines:
         print(f"{'condition':<12} {'cards':>6} {'first':>6}  " + "  ".join(f"{'right/wrong ' + str(t):>17}" for t in SURE))
     else:
@@ -140,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
                 img, cards = spread_scene(hand, rng, overlap=overlap, layout=layout, faces=faces)
             else:
                 img, cards = varied_spread(hand, rng, overlap=overlap, layout=layout, faces=faces)
+            if args.lamp:
+                img = under_lamp(img, args.lamp)
             if args.true_outlines:
                 c.update(corner_counts(rec, img, cards))
                 continue

@@ -35,6 +35,7 @@ import tempfile
 import cv2
 import numpy as np
 
+from tableref.vision.colour_cast import LAMPS
 from tableref.vision.synth.card_faces import CardFaces
 from tableref.vision.synth.score import Score, score_clip, watch_events
 
@@ -122,10 +123,11 @@ def _bearing(h: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> f
 class OtherScene:
     def __init__(self, seed: int, size: tuple[int, int], players: int, deck: str = "uno", photos: str | None = None,
                  pile_at: tuple[float, float] | None = None, plays: int | None = None, aspect: float = ASPECT,
-                 bumps: int = 0) -> None:
+                 bumps: int = 0, lamp: str | None = None) -> None:
         """`pile_at`: where the pile shows, as fractions of the frame (default: drawn at random);
         `plays`: how many hands come to the pile (default 12 to 17); `aspect`: the cards' long
-        side over their short side; `bumps`: how many times the camera is knocked (see _knocks)."""
+        side over their short side; `bumps`: how many times the camera is knocked (see _knocks);
+        `lamp`: a colour_cast.LAMPS lamp the camera's white balance leaves in the picture."""
         rng = self.rng = np.random.default_rng(seed)
         self.size = size
         w, h = size
@@ -153,7 +155,7 @@ class OtherScene:
         sleeve_pool = [(30, 30, 200), (40, 190, 40), (200, 80, 20), (20, 200, 230), (240, 240, 240), (30, 30, 30)]
         self.sleeve = [np.array(sleeve_pool[int(rng.integers(len(sleeve_pool)))]) for _ in range(players)]
         self.light = rng.uniform(0, 2 * math.pi)
-        self.wb = rng.uniform(0.85, 1.15, 3)
+        self.wb = rng.uniform(0.85, 1.15, 3) * (np.float32(LAMPS[lamp]) if lamp else 1)
         self.blur = rng.uniform(0, 1.3)
         self.noise = rng.uniform(1.5, 6)
         self.acts = self._script(players, plays or int(rng.integers(12, 18)))
@@ -391,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", default=None, metavar="DIR", help="card faces cropped from real photos (labels.csv)")
     ap.add_argument("--keep", default=None, metavar="DIR", help="keep the clips and their truth here")
     ap.add_argument("--bumps", type=int, default=0, metavar="N", help="knock the camera N times in each clip")
+    ap.add_argument("--lamp", choices=sorted(LAMPS), help="a lamp the camera's white balance leaves in the picture")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     from tableref.vision.recognise import Recogniser
@@ -404,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = args.seed + k
             rng = np.random.default_rng(seed)
             players = int(rng.integers(args.players[0], args.players[1] + 1))
-            scene = OtherScene(seed, (w, h), players, args.deck, args.photos, bumps=args.bumps)
+            scene = OtherScene(seed, (w, h), players, args.deck, args.photos, bumps=args.bumps, lamp=args.lamp)
             path = (keep or pathlib.Path(tmp)) / f"other_{seed}.mp4"
             scene.write(path)
             truth = scene.truth()

@@ -16,6 +16,7 @@ import numpy as np
 
 from .cardface import ASPECT
 from .classify_colour import COLOURS, HUE_EDGES, channel_max_min, paper, rim_paper_share
+from .colour_cast import without_cast
 
 WORK_SIDE = 400          # long side of the image the search runs on (speed)
 MIN_SHORT_SIDE = 24      # px at working scale: ~60 px in a 1280 px frame
@@ -364,6 +365,8 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
         work = cv2.resize(src, (src.shape[1] // k, src.shape[0] // k), interpolation=cv2.INTER_AREA)
     else:
         work = image_bgr
+    # a warm lamp turns the white border orange, which no paper test below would take for paper
+    work = without_cast(work)
     wh, ww = work.shape[:2]
     scale = np.float32(1.0 / k)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8
