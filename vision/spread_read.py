@@ -20,6 +20,7 @@ import numpy as np
 
 from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W
+from .colour_cast import without_cast
 from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
 from .spread_fit import snap, spread_size
@@ -93,6 +94,7 @@ class SpreadReader:
         them (see _beside), those that show once the cards found are painted out, and the
         cards fanned under them."""
         cfg = self.config
+        image_bgr = without_cast(image_bgr)  # the readers too see the cards as in plain light
         grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
         outlines = spread_outlines(image_bgr, WORK_SIDE)
         kept = self._read_at(image_bgr, outlines, grads)
