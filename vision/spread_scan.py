@@ -20,7 +20,6 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .colour_cast import without_cast
 from .find_card import order_quad, overlap_share
 
 # card stock: saturation below this (of 255), brightness above this share of the photo's brightest
@@ -50,9 +49,10 @@ class ScanConfig:
 
 def paper(image_bgr: np.ndarray, least_area: float) -> np.ndarray:
     """Where card stock shows, filled (uint8 mask): a card's white border is the brightest
-    unsaturated part of a table photo, and the borders of a cluster's cards join into one
-    shape; a shape smaller than `least_area` px (a glint) is left out."""
-    hsv = cv2.cvtColor(without_cast(image_bgr), cv2.COLOR_BGR2HSV)
+    unsaturated part of a table photo (read_spread has taken a lamp's cast out), and the
+    borders of a cluster's cards join into one shape; a shape smaller than `least_area` px
+    (a glint) is left out."""
+    hsv = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
     white = (hsv[..., 1] < PAPER_SATURATION) & (v > PAPER_BRIGHT * float(np.percentile(v[::4, ::4], 99.5)))
     white = cv2.morphologyEx(white.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
