@@ -17,6 +17,7 @@ from .classify_colour import COLOURS
 from .classify_symbol import CANON_H, CANON_W, features, rank_key
 from .classify_training import camera_effects, jitter_quad
 from .deck_inks import circular_median, hue_map, ink_hue, recolour
+from .colour_cast import without_cast
 from .find_card import find_cards, warp_card
 from .profiles import Profile
 from .recognise import Recogniser, Recognition
@@ -35,7 +36,10 @@ def shot_outline(image_bgr: np.ndarray, reader: Recogniser) -> np.ndarray:
         if not cands:
             raise LookupError("no card found in the shot")
         quad = cands[0].quad
-    if found.card is None and reader.sees_no_card(warp_card(image_bgr, quad, (CANON_W, CANON_H))):
+    # judged in the light the finder saw it in (a strong cast taken out): a bare cloth it took
+    # for lamp-lit paper reads as cloth only so
+    seen = warp_card(without_cast(image_bgr), quad, (CANON_W, CANON_H))
+    if found.card is None and reader.sees_no_card(seen):
         # the outline found is table (or a card back): learning it would teach the deck the table
         raise LookupError("no card in the shot (only table, or a card back); shot skipped: "
                           "lay the card face up in the middle and shoot it again")
