@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from tableref.vision.cardface import all_codes
-from tableref.vision.colour_cast import LAMPS, under_lamp
+from tableref.vision.colour_cast import LAMPS, under_lamp, without_cast
 from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             got = read_spread(rec, img, config)
             spent += time.perf_counter() - start
-            s = score_spread(got, cards, [o.quad for o in spread_outlines(img)])
+            s = score_spread(got, cards, [o.quad for o in spread_outlines(without_cast(img))])
             c.update(s.counts())
             if args.list_wrong:
                 for r in s.wrong_reports:

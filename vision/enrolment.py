@@ -16,8 +16,8 @@ from .cardface import split_code
 from .classify_colour import COLOURS
 from .classify_symbol import CANON_H, CANON_W, features, rank_key
 from .classify_training import camera_effects, jitter_quad
-from .deck_inks import circular_median, hue_map, ink_hue, recolour
 from .colour_cast import without_cast
+from .deck_inks import circular_median, hue_map, ink_hue, recolour
 from .find_card import find_cards, warp_card
 from .profiles import Profile
 from .recognise import Recogniser, Recognition
@@ -26,19 +26,19 @@ SURE_OTHER = 0.8  # a read-back this sure of another card means the wrong card w
 
 
 def shot_outline(image_bgr: np.ndarray, reader: Recogniser) -> np.ndarray:
-    """The card's outline in one labelled shot: the one the built-in recogniser likes best (a
-    card, not a piece of one), else the finder's best. LookupError when the shot holds no
-    card outline, or only table or a card back."""
+    """The card's outline in one labelled shot (a lamp's cast taken out: without_cast): the
+    one the built-in recogniser likes best (a card, not a piece of one), else the finder's
+    best. LookupError when the shot holds no card outline, or only table or a card back."""
     found = reader.identify(image_bgr)
     quad = found.quad
     if quad is None:
-        cands = find_cards(image_bgr)
+        cands = find_cards(image_bgr, balanced=True)
         if not cands:
             raise LookupError("no card found in the shot")
         quad = cands[0].quad
-    # judged in the light the finder saw it in (a strong cast taken out): a bare cloth it took
-    # for lamp-lit paper reads as cloth only so
-    seen = warp_card(without_cast(image_bgr), quad, (CANON_W, CANON_H))
+    # judged in the light the finder saw it in: a bare cloth it took for lamp-lit paper reads
+    # as cloth only so
+    seen = warp_card(image_bgr, quad, (CANON_W, CANON_H))
     if found.card is None and reader.sees_no_card(seen):
         # the outline found is table (or a card back): learning it would teach the deck the table
         raise LookupError("no card in the shot (only table, or a card back); shot skipped: "
@@ -82,6 +82,8 @@ class Learner:
 
     def add(self, image_bgr: np.ndarray, code: str) -> None:
         """Learn one shot of `code`; LookupError (nothing learned) for a shot without a card."""
+        # learned in the light the cards are read in (identify takes a lamp's cast out too)
+        image_bgr = without_cast(image_bgr)
         quad = shot_outline(image_bgr, self.reader)
         colour = split_code(code)[0]
         if colour in COLOURS:

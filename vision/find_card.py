@@ -353,9 +353,11 @@ def overlap_share(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_SIDE,
-               max_scored: int = MAX_SCORED) -> list[CardQuad]:
+               max_scored: int = MAX_SCORED, balanced: bool = False) -> list[CardQuad]:
     """Card quads in the image, best (the top card of a pile) first. A photo of many cards
-    (hands spread out for scoring) needs a larger `work_side` and `max_scored`."""
+    (hands spread out for scoring) needs a larger `work_side` and `max_scored`. `balanced`:
+    the caller has taken a lamp's cast out of the picture already (colour_cast.without_cast),
+    to read the cards in it in plain light too."""
     h, w = image_bgr.shape[:2]
     # shrink by an integer factor: INTER_AREA is several times faster then
     k = max(1, round(max(h, w) / work_side))
@@ -366,7 +368,8 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
     else:
         work = image_bgr
     # a warm lamp turns the white border orange, which no paper test below would take for paper
-    work = without_cast(work)
+    if not balanced:
+        work = without_cast(work)
     wh, ww = work.shape[:2]
     scale = np.float32(1.0 / k)
     min_area = MIN_SHORT_SIDE * MIN_SHORT_SIDE * ASPECT * 0.8

@@ -26,6 +26,7 @@ from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, INPUT_H, INPUT_W, MODEL_
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
+from .colour_cast import without_cast
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
@@ -330,7 +331,9 @@ class Recogniser:
         classification confidence is highest, unless it is a panel of a bigger, clear card
         outline (the top or bottom field of a card split by a white band, see encloses):
         then the bigger outline is the card, and what it reads as (None included) stands."""
-        found = find_cards(image_bgr)
+        # the cards are found and read in plain light (a warm lamp's orange taken out)
+        image_bgr = without_cast(image_bgr)
+        found = find_cards(image_bgr, balanced=True)
         # a photo cropped to one card: its frame is the outline, however low it ranks
         cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
         lazy = self.lazy_reader(image_bgr, [c.quad for c in cands])

@@ -375,9 +375,9 @@ def doubted(reading: CardReading, learned: dict[str, float], config: SpreadConfi
 
 def spread_outlines(image_bgr: np.ndarray, work_side: int = WORK_SIDE) -> list[CardQuad]:
     """The finder's outlines in a photo of several cards (searched at a finer scale, with
-    more outlines), but the whole frame's."""
+    more outlines), but the whole frame's; the photo's cast is out already (read_spread)."""
     return [c for c in find_cards(image_bgr, max_cards=MAX_CARDS, work_side=work_side,
-                                  max_scored=MAX_SCORED) if not c.whole_frame]
+                                  max_scored=MAX_SCORED, balanced=True) if not c.whole_frame]
 
 
 def _shows(quad: np.ndarray, cover: np.ndarray) -> float:
