@@ -29,17 +29,14 @@ def shot_outline(image_bgr: np.ndarray, reader: Recogniser) -> np.ndarray:
     """The card's outline in one labelled shot (a lamp's cast taken out: without_cast): the
     one the built-in recogniser likes best (a card, not a piece of one), else the finder's
     best. LookupError when the shot holds no card outline, or only table or a card back."""
-    found = reader.identify(image_bgr)
+    found = reader.identify(image_bgr, balanced=True)
     quad = found.quad
     if quad is None:
         cands = find_cards(image_bgr, balanced=True)
         if not cands:
             raise LookupError("no card found in the shot")
         quad = cands[0].quad
-    # judged in the light the finder saw it in: a bare cloth it took for lamp-lit paper reads
-    # as cloth only so
-    seen = warp_card(image_bgr, quad, (CANON_W, CANON_H))
-    if found.card is None and reader.sees_no_card(seen):
+    if found.card is None and reader.sees_no_card(warp_card(image_bgr, quad, (CANON_W, CANON_H))):
         # the outline found is table (or a card back): learning it would teach the deck the table
         raise LookupError("no card in the shot (only table, or a card back); shot skipped: "
                           "lay the card face up in the middle and shoot it again")

@@ -326,13 +326,15 @@ class Recogniser:
         hand) or a card back: `enroll` refuses such a shot rather than learn the table."""
         return _says_no_card(self._classify(warped_bgr)[2])
 
-    def identify(self, image_bgr: np.ndarray) -> Recognition:
+    def identify(self, image_bgr: np.ndarray, balanced: bool = False) -> Recognition:
         """The top card: among the best few outlines, the one whose outline score times
         classification confidence is highest, unless it is a panel of a bigger, clear card
         outline (the top or bottom field of a card split by a white band, see encloses):
-        then the bigger outline is the card, and what it reads as (None included) stands."""
+        then the bigger outline is the card, and what it reads as (None included) stands.
+        `balanced`: the caller has taken a lamp's cast out already (as find_cards')."""
         # the cards are found and read in plain light (a warm lamp's orange taken out)
-        image_bgr = without_cast(image_bgr)
+        if not balanced:
+            image_bgr = without_cast(image_bgr)
         found = find_cards(image_bgr, balanced=True)
         # a photo cropped to one card: its frame is the outline, however low it ranks
         cands = found[:CANDIDATES] + [c for c in found[CANDIDATES:] if c.whole_frame and c.score >= CROP_SCORE][:1]
