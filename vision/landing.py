@@ -45,6 +45,7 @@ CUT_SHAPE = 0.15  # ... its outline is a card's proportions within this share
 # ... and the size of the cards read surely before within this share (a camera tilted 20 degrees
 # shows a card at the frame's edge a quarter bigger than one in the middle)
 CUT_SIZE = 0.3
+CUT_WITHIN = 0.9  # ... and an outline the read looked at lies within the one reported by this share (cut_outlines)
 
 
 @dataclass(frozen=True)
@@ -297,19 +298,10 @@ class LandingJudge:
         reading = read(n, roi, interior)
         if reading.quad is None or reading.card is None:
             return False
-        # a whole card: a card's proportions, and the size of the cards read surely before
-        # (region.card_size is no measure here: it holds the change's halo)
-        short, long = short_long(reading.quad)
-        known = self.book.card_side()
-        if abs(long / max(short, 1.0) / ASPECT - 1) > CUT_SHAPE or (known and abs(short / known - 1) > CUT_SIZE):
-            return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
         halo = 2 * self.config.motion.halo_px + 5
-        # grown to the cards' size: where the frame hides the card's own outline, the outline
-        # read surest may be its printed field, a fifth smaller, which stops short of the edge
-        # (one bigger than the cards is the card itself, seen nearer)
-        quad = at_size(reading.quad, known) if known and short < known else reading.quad
-        return explains_cut(small_quad(quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
+        return any(explains_cut(small_quad(quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
+                   for quad in cut_outlines(reading, self.book.card_side()))
 
     def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, waited: float) -> None:
         """An arm (or something new at the edge) lies across the region and keeps still."""
@@ -434,3 +426,36 @@ def aim_notice(roi: Roi, edge: np.ndarray, region_size: tuple[int, int]) -> str 
     sides = " and ".join(names) + (" edges" if len(names) > 1 else " edge")
     return (f"something lies still across the camera's {sides}: a card there cannot be read. "
             "If the pile reaches there, aim the camera so that the whole pile is in view")
+
+
+def cut_outlines(reading: Reading, known: float | None) -> list[np.ndarray]:
+    """The outlines (frame pixels) that may be the card `reading` read, cut by the frame's
+    edge: a card's proportions, and the size `known` of the cards read surely before
+    (region.card_size is no measure here: it holds the change's halo). The reported one,
+    and those the read looked at that lie within it: the reading reports the biggest
+    outline that read the card about as surely, which for a card the frame cuts may reach
+    far beyond it (other_clips seed 904 with photo faces: a red 7 on an outline 44% too big,
+    one of the card's own size inside it). Not any outline fitted to the change: one round
+    an arm's end and the card it holds there explains the change too."""
+    assert reading.quad is not None
+    quads = [reading.quad]
+    if reading.outlines is not None:
+        at = np.array(reading.outlines.box[:2], np.float32)
+        quads += [q + at for q in reading.outlines.quads
+                  if _share_within(q + at, reading.quad) >= CUT_WITHIN and not np.allclose(q + at, reading.quad)]
+    kept = []
+    for quad in quads:
+        short, long = short_long(quad)
+        if abs(long / max(short, 1.0) / ASPECT - 1) > CUT_SHAPE or (known and abs(short / known - 1) > CUT_SIZE):
+            continue
+        # grown to the cards' size: where the frame hides the card's own outline, the outline
+        # read surest may be its printed field, a fifth smaller, which stops short of the edge
+        # (one bigger than the cards is the card itself, seen nearer)
+        kept.append(at_size(quad, known) if known and short < known else quad)
+    return kept
+
+
+def _share_within(quad: np.ndarray, outer: np.ndarray) -> float:
+    """The share of the convex outline `quad` that lies within the convex outline `outer`."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(quad, np.float32), np.asarray(outer, np.float32))
+    return float(area) / max(float(cv2.contourArea(np.asarray(quad, np.float32))), 1.0)
