@@ -24,8 +24,8 @@ from .leaving_hand import LeavingHand
 from .look_again import Look, combine, is_sure
 from .motion import View, clean
 from .pile_book import Event, PileBook, landed
-from .pile_change import (ChangeSizes, Roi, at_edge, edge_specks, exposure_step, inner_sides, origin, own_change, pieces,
-                          raw_change, roi_of, without_halo)
+from .pile_change import (ChangeSizes, Roi, at_edge, edge_specks, exposure_step, inner_sides, off_the_change, origin,
+                          own_change, pieces, raw_change, roi_of, without_halo)
 from .pile_motion import Motion
 from .pile_outline import at_size, beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
 from .pile_read import Read
@@ -268,14 +268,17 @@ class LandingJudge:
         # was all: the pile image is taken as the camera shows it now. Else a card came in
         # the same moment (or one reported while its hand left, not yet in the pile image):
         # what of the specks reaches the region's edge (long lines of a grained table) is
-        # taken in, so that it is not waited on as an arm; an arm still there (its colour
-        # changed), and the card it brought, are not
+        # taken in, and so is everything in the frame but what is thick in the change
+        # (pile_change.off_the_change), so that they are not waited on as an arm; an arm
+        # still there (its colour changed), and the card it brought, are not
         roi = roi_of(self.region.box())
         raw = raw_change(n, self.book.image, roi, self.config.motion)
         if cv2.countNonZero(pieces(clean(raw), self.sizes.part_px)) < self._least():
             self.book.accept(n)
         else:
             self.book.absorb(n, roi, edge_specks(raw, n, self.book.image, roi, self.sizes, self.config.motion))
+            whole = roi_of((0, 0, self.region.width, self.region.height))
+            self.book.absorb(n, whole, off_the_change(raw_change(n, self.book.image, whole, self.config.motion)))
         return True
 
     def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:

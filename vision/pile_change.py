@@ -140,6 +140,17 @@ def edge_specks(raw: np.ndarray, n: View, ref: View, roi: Roi, sizes: ChangeSize
     return ~coloured[labels]
 
 
+def off_the_change(raw: np.ndarray) -> np.ndarray:
+    """Mask of all but what is thick in the raw change `raw` (what an opening leaves, and a
+    little round it): right after the camera moved, the old image fitted onto the new one
+    still differs by specks and lines along every sharp edge, a fraction of a pixel off,
+    that come and go from frame to frame; a card landed in the same moment, or a hand, is
+    thick. Left in, a striped cloth's lines joined such a card's change to the frame's edge,
+    and it was waited on as an arm (other_clips seed 906)."""
+    thick = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.ones((5, 5), np.uint8))
+    return thick == 0
+
+
 def _raw_edge_pieces(raw: np.ndarray, sizes: ChangeSizes,
                      inner: tuple[bool, bool, bool, bool] = (True, True, True, True),
                      own: np.ndarray | None = None, halo: int = 0) -> np.ndarray:
