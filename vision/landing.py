@@ -271,14 +271,16 @@ class LandingJudge:
         # taken in, and so is everything in the frame but what is thick in the change
         # (pile_change.off_the_change), so that they are not waited on as an arm; an arm
         # still there (its colour changed), and the card it brought, are not
+        whole = roi_of((0, 0, self.region.width, self.region.height))
+        raw_all = raw_change(n, self.book.image, whole, self.config.motion)  # (pixel by pixel: sliced below)
         roi = roi_of(self.region.box())
-        raw = raw_change(n, self.book.image, roi, self.config.motion)
+        raw = raw_all[roi]
         if cv2.countNonZero(pieces(clean(raw), self.sizes.part_px)) < self._least():
             self.book.accept(n)
         else:
-            self.book.absorb(n, roi, edge_specks(raw, n, self.book.image, roi, self.sizes, self.config.motion))
-            whole = roi_of((0, 0, self.region.width, self.region.height))
-            self.book.absorb(n, whole, off_the_change(raw_change(n, self.book.image, whole, self.config.motion)))
+            taken = off_the_change(raw_all)
+            taken[roi] |= edge_specks(raw, n, self.book.image, roi, self.sizes, self.config.motion)
+            self.book.absorb(n, whole, taken)
         return True
 
     def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:

@@ -147,7 +147,7 @@ def off_the_change(raw: np.ndarray) -> np.ndarray:
     that come and go from frame to frame; a card landed in the same moment, or a hand, is
     thick. Left in, a striped cloth's lines joined such a card's change to the frame's edge,
     and it was waited on as an arm (other_clips seed 906)."""
-    thick = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.ones((5, 5), np.uint8))
+    thick = cv2.dilate(clean(raw, 3), np.ones((5, 5), np.uint8))
     return thick == 0
 
 
