@@ -48,20 +48,29 @@ def on_border(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
-def raw_change(a: View, b: View, roi: Roi, mc: MotionConfig) -> np.ndarray:
-    """The uncleaned ratio-view change of `roi` between two views."""
-    return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], mc.diff_threshold)
+def raw_change(a: View, b: View, roi: Roi, mc: MotionConfig, reach: int = 0) -> np.ndarray:
+    """The uncleaned ratio-view change of `roi` between two views; `reach` > 0: a pixel
+    counts only where it differs from the other view's whole neighbourhood (settled_change)."""
+    return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], mc.diff_threshold, reach)
 
 
 def changed(a: View, b: View, roi: Roi, mc: MotionConfig) -> np.ndarray:
     return clean(raw_change(a, b, roi, mc))
 
 
-def pieces(mask: np.ndarray, part_px: int) -> np.ndarray:
-    """`mask` without its specks (pieces of fewer than `part_px` pixels): noise."""
+def pieces(mask: np.ndarray, part_px: int, evidence: np.ndarray | None = None) -> np.ndarray:
+    """`mask` without its specks (pieces of fewer than `part_px` pixels): noise. With
+    `evidence`, a piece must also hold `part_px` of its pixels: the change judged a card is
+    the plain change (a card landed on one of its colour changes by its print alone, which
+    the change within reach (settled_change) thins to a third), but only its pieces that
+    the change within reach bears out (along a checked cloth's lines, a still video's
+    jitter changed 5% of the frame plainly, in lines that a card's outline snapped to)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    kept = stats[:, 4] >= part_px
+    if evidence is not None:
+        kept &= np.bincount(labels[evidence > 0], minlength=count) >= part_px
     keep = np.zeros(count, np.uint8)
-    keep[1:] = (stats[1:, 4] >= part_px) * 255
+    keep[1:] = kept[1:] * 255
     return keep[labels]
 
 
