@@ -65,6 +65,8 @@ from .watch_config import WatcherConfig
 
 __all__ = ["Event", "PileWatcher", "WatcherConfig"]
 
+NOTICE_QUIET_S = 10.0  # s: a notice gone this long is news again when it comes back (see fresh_notice)
+
 
 class PileWatcher:
     def __init__(self, recogniser: Any = None, region: Box | None = None,
@@ -80,7 +82,7 @@ class PileWatcher:
         self._judge: LandingJudge | None = None
         self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
         self._last_frame = (-1, 0.0)  # index and time of the last frame fed (the stream may end there)
-        self._told: str | None = None  # the notice as fresh_notice last saw it
+        self._told: tuple[str, float] | None = None  # the notice fresh_notice last told, and when it last held
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -124,11 +126,16 @@ class PileWatcher:
 
     def fresh_notice(self) -> str | None:
         """The notice when it has come up since the last call, else None: for a screen or a
-        log that says it once, not on every frame while it holds."""
-        now = self.notice
-        fresh = now if now != self._told else None
-        self._told = now
-        return fresh
+        log that says it once, not on every frame while it holds. The same notice is told
+        again only after it has been gone for NOTICE_QUIET_S: the change behind it comes and
+        goes with the hands (an arm reaching over the edge, a card cut by it), and `watch`
+        printed the same line on frame after frame."""
+        now, t = self.notice, self._last_frame[1]
+        if now is None:
+            return None
+        fresh = self._told is None or now != self._told[0] or t - self._told[1] > NOTICE_QUIET_S
+        self._told = (now, t)
+        return now if fresh else None
 
     # -- per frame ------------------------------------------------------------------------
     def feed(self, frame_index: int, t: float, frame: np.ndarray) -> list[Event]:

@@ -57,6 +57,10 @@ def test_watch_tells_on_stderr_when_the_frame_cuts_the_pile(tmp_path: pathlib.Pa
     notes = [line for line in done.stderr.splitlines() if line.startswith("tableref: note:")]
     if told:
         assert notes and all("top" in n and "aim the camera" in n for n in notes), done.stderr
+        # said once while it holds, even as the arm behind it comes and goes (the old watcher
+        # told the top edge at frames 123 and 407); a different notice is news
+        said = [n.split(": ", 3)[3] for n in notes]
+        assert all(a != b for a, b in zip(said, said[1:])), done.stderr
     else:
         assert done.stdout and not notes, done.stderr  # a pile in view: its cards, and no note
 
