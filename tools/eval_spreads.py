@@ -4,7 +4,7 @@ their place, wrong reports, and why each missed card was missed, per layout and 
 
     python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
                                  [--save-misses DIR] [--photos ../shared/data/photos] [--true-outlines]
-                                 [--set fan_sure=0.9 ...]
+                                 [--scale 3.15] [--set fan_sure=0.9 ...]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
@@ -16,7 +16,8 @@ are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to 
 or to more than one, and are left out). --true-outlines: the corner reader alone, given what
 identify --all has to find: each card but the top one read on its true outline with the cards
 over it painted out (Recogniser.corner_readings), its first choice and its readings at least
-0.9 and 0.95 sure counted. --set: a field of spread_read.SpreadConfig changed, to sweep it.
+0.9 and 0.95 sure counted. --scale: each spread enlarged (and softened) as a phone's photo.
+--set: a field of spread_read.SpreadConfig changed, to sweep it.
 """
 from __future__ import annotations
 
@@ -70,6 +71,16 @@ def described(report: Recognition, cards: list) -> str:
     return f"{report.card} {report.confidence:.3f} on {best.card} (IoU {quad_iou(report.quad, best.quad):.2f})"
 
 
+def enlarged(img: np.ndarray, cards: list, scale: float) -> tuple[np.ndarray, list]:
+    """The spread `scale` times the size, softened as a lens is at that size (a phone's photo
+    is no sharper per card than a webcam's frame), its cards' outlines with it."""
+    h, w = img.shape[:2]
+    big = cv2.resize(img, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_CUBIC)
+    if scale > 1:
+        big = cv2.GaussianBlur(big, (0, 0), 0.5 * scale)
+    return big, [dataclasses.replace(c, quad=(c.quad * scale).astype(np.float32)) for c in cards]
+
+
 def spread_config(settings: list[str]) -> SpreadConfig:
     """SpreadConfig with each "field=value" of `settings` set (a pair as "a,b"; a field of the
     window scan as "scan.sure=0.9"); ValueError naming the fields where one is unknown or its
@@ -109,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--true-outlines", action="store_true",
                     help="the corner reader alone, on each card's true outline (see above)")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each spread as a camera that ignores this lamp takes it")
+    ap.add_argument("--scale", type=float, default=1.0, metavar="S",
+                    help="each spread enlarged S times and softened as much, as a phone's photo (3.15: 4032 px wide)")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
                     help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9; scan.sure=0.97)")
     args = ap.parse_args(argv)
@@ -119,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.spreads < 1:
         print("eval_spreads: --spreads must be at least 1", file=sys.stderr)
+        return 2
+    if not 0.25 <= args.scale <= 8:
+        print("eval_spreads: --scale must be between 0.25 and 8", file=sys.stderr)
         return 2
     rec = Recogniser(args.deck)
     codes = sorted(read_labels(pathlib.Path(args.photos))) if args.photos else all_codes(args.deck)
@@ -144,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                 img, cards = varied_spread(hand, rng, overlap=overlap, layout=layout, faces=faces)
             if args.lamp:
                 img = under_lamp(img, args.lamp)
+            if args.scale != 1:
+                img, cards = enlarged(img, cards, args.scale)
             if args.true_outlines:
                 c.update(corner_counts(rec, img, cards))
                 continue

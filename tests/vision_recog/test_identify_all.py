@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -194,6 +195,23 @@ def test_fanned_hands_are_read_by_the_corners_that_show() -> None:
     right, total, wrong, reports = _score(Recogniser("uno"), 23, 4, 0.4, "fan")
     assert right >= 0.6 * total, f"{right}/{total} read in place"
     assert wrong <= 1, f"{wrong}/{reports} reports wrong"
+
+
+def test_a_photo_larger_than_the_reading_size_is_read_shrunk_and_reported_in_its_own_pixels() -> None:
+    # a phone's photo (4032 px) took 15 s a spread at full size; it is read at most_side and
+    # its cards reported where they lie in the photo itself
+    img, cards = spread_scene(["red-5", "blue-skip", "green-0", "yellow-7"], np.random.default_rng(3))
+    big = cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    seen: list[tuple[int, int]] = []
+
+    class Watched(SpreadReader):
+        def _read(self, image_bgr: np.ndarray) -> list[Recognition]:
+            seen.append(image_bgr.shape[:2])
+            return super()._read(image_bgr)
+    found = Watched(Recogniser("uno"), SpreadConfig(most_side=1600)).read(big)
+    assert seen == [(900, 1600)]
+    score = score_spread(found, [replace(c, quad=c.quad * 2) for c in cards])
+    assert score.right == len(cards) and not score.wrong, score
 
 
 def test_the_reading_follows_its_spread_config() -> None:
