@@ -2,7 +2,7 @@
 scored on its clips: the nearest thing here to the held-out clips of another scene generator.
 
     .venv/bin/python tools/other_clips.py --clips 12 --seed 100 [--size 1280x720] [--players 2 6]
-        [--photos ../shared/data/photos] [--keep DIR] [--bumps N]
+        [--photos ../shared/data/photos] [--keep DIR] [--bumps N] [--lamp warm] [--jpeg Q]
 
 vision/synth draws the image directly, with hands brought in along a scripted path. This one
 draws a table plane and looks at it through a camera: everything (cards, hands, arms, their
@@ -15,6 +15,8 @@ thumb, sleeves in card colours, a hand that hovers over the pile and leaves with
 top card taken back, patterned cloths, a camera rolled any way round, auto-exposure that
 follows what covers the frame, and frame rates below 25. --bumps N knocks the camera N times
 per clip (shifted, turned and zoomed a little, with two frames of shake; see OtherScene._knocks).
+--jpeg Q passes each frame through JPEG at quality Q before the video is written, as a USB
+webcam's MJPEG stream does.
 
 Truth per clip: fps, seat_bearings (image degrees, 0 = right, counter-clockwise) and events
 (landed/removed, card, settled frame: the first frame the card lies still and no hand covers
@@ -371,7 +373,9 @@ class OtherScene:
         cv2.circle(near, tuple(map(int, a.pose[:2] if a.kind == "land" else self.pile)), int(self.long * 0.7), 255, -1)
         return bool((np.maximum(skin, sleeve)[near > 0] > 0.2).any())
 
-    def write(self, path: pathlib.Path) -> None:
+    def write(self, path: pathlib.Path, jpeg: int | None = None) -> None:
+        """The clip as an mp4; `jpeg`: each frame first through JPEG at that quality, as a
+        USB webcam's MJPEG stream compresses it (blocks, ringing along the cloth's lines)."""
         w, h = self.size
         out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), self.fps, (w, h))
         if not out.isOpened():
@@ -379,6 +383,8 @@ class OtherScene:
         gain = 1.0
         for i in range(self.n_frames):
             img, gain = self.frame(i, gain)
+            if jpeg is not None:
+                img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR)
             out.write(img)
         out.release()
 
@@ -394,7 +400,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", default=None, metavar="DIR", help="keep the clips and their truth here")
     ap.add_argument("--bumps", type=int, default=0, metavar="N", help="knock the camera N times in each clip")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="a lamp the camera's white balance leaves in the picture")
+    ap.add_argument("--jpeg", type=int, default=None, metavar="Q",
+                    help="each frame through JPEG at quality Q first, as a webcam's MJPEG stream (e.g. 40)")
     args = ap.parse_args(argv)
+    if args.jpeg is not None and not 5 <= args.jpeg <= 100:
+        ap.error("--jpeg must be between 5 and 100")
     w, h = (int(v) for v in args.size.lower().split("x"))
     from tableref.vision.recognise import Recogniser
     rec = Recogniser(deck=args.deck)
@@ -409,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             players = int(rng.integers(args.players[0], args.players[1] + 1))
             scene = OtherScene(seed, (w, h), players, args.deck, args.photos, bumps=args.bumps, lamp=args.lamp)
             path = (keep or pathlib.Path(tmp)) / f"other_{seed}.mp4"
-            scene.write(path)
+            scene.write(path, args.jpeg)
             truth = scene.truth()
             if keep:
                 path.with_suffix(".json").write_text(json.dumps(truth, indent=1))
