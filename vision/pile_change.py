@@ -54,8 +54,8 @@ def raw_change(a: View, b: View, roi: Roi, mc: MotionConfig, reach: int = 0) -> 
     return settled_change(a.ratio[roi], b.ratio[roi], a.small[roi], b.small[roi], mc.diff_threshold, reach)
 
 
-def changed(a: View, b: View, roi: Roi, mc: MotionConfig) -> np.ndarray:
-    return clean(raw_change(a, b, roi, mc))
+def changed(a: View, b: View, roi: Roi, mc: MotionConfig, reach: int = 0) -> np.ndarray:
+    return clean(raw_change(a, b, roi, mc, reach))
 
 
 def pieces(mask: np.ndarray, part_px: int, evidence: np.ndarray | None = None) -> np.ndarray:
