@@ -171,7 +171,7 @@ class LandingJudge:
         roi = roi_of(box)
         ref = self.book.image
         raw = raw_change(n, ref, roi, cfg.motion)
-        borne = raw_change(n, ref, roi, cfg.motion, cfg.motion.edge_reach)  # (see MotionConfig.edge_reach)
+        borne = self._borne(n, ref, roi)
         # still for a while: what touches only the frame's edge may be a card's halo there
         waited = t - max(self.t_motion, self.t_grow)
         halo_ok = waited >= cfg.halo_after_s
@@ -188,8 +188,7 @@ class LandingJudge:
         if edge.any():
             wider = self.region.grown_box()
             wide = roi_of(wider)
-            if wider != box and not self._at_edge(raw_change(n, ref, wide, cfg.motion, cfg.motion.edge_reach),
-                                                  n, ref, wide, halo_ok).any():
+            if wider != box and not self._at_edge(self._borne(n, ref, wide), n, ref, wide, halo_ok).any():
                 # what reaches the edge ends within half a card beyond it: a card landed near
                 # the pile's edge, not an arm, so widen the region now and look again
                 self.region.grow()
@@ -364,10 +363,14 @@ class LandingJudge:
         return self.book.as_before(n, roi, area, self.sizes.change_px, self.config.removal_ratio, self.config.motion,
                                    within)
 
+    def _borne(self, n: View, ref: View, roi: Roi) -> np.ndarray:
+        """The raw change of `roi` within reach (MotionConfig.settled_reach)."""
+        return raw_change(n, ref, roi, self.config.motion, self.config.motion.settled_reach)
+
     def _at_edge(self, borne: np.ndarray, n: View, ref: View, roi: Roi, halo_ok: bool) -> np.ndarray:
         """What of the change reaches the edge of `roi` (pile_change.at_edge). `borne`: the
-        change within reach (MotionConfig.edge_reach): plainly, along a checked cloth's lines a
-        still video's jitter joined a new card to the frame's edge as if it were an arm
+        change within reach (_borne): compared plainly, along a checked cloth's lines a still
+        video's jitter joined a new card to the frame's edge as if it were an arm
         (other_clips seed 926: 9 of its 14 cards lost)."""
         return at_edge(borne, n, ref, roi, (self.region.width, self.region.height), self.sizes, self.config.motion,
                        halo_ok)

@@ -27,11 +27,12 @@ class MotionConfig:
     brightness_threshold: float = 0.1  # change of a pixel's brightness, relative to it, that counts as motion
     # how far (small-image pixels) the pile image may have slid under a still pixel: a pixel
     # counts only where it differs from the other image's whole neighbourhood
-    # (settled_change), in the test for an arm reaching the region's edge, and as what must
-    # bear out each piece of the change judged a card (pile_change.pieces). Not as that
-    # change itself: a green card landed on a green card changes only by its print, of
-    # which two thirds went (other_clips seed 927), so that it passed for no card
-    edge_reach: int = 1
+    # (settled_change) in the test for an arm reaching the region's edge, in what must bear
+    # out each piece of the change judged a card (pile_change.pieces), and in the test for a
+    # take-back (PileBook.as_before). Not in that change itself: a green card landed on a
+    # green card changes only by its print, of which two thirds went (other_clips seed 927),
+    # so that it passed for no card
+    settled_reach: int = 1
 
     @property
     def halo_px(self) -> int:

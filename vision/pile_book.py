@@ -112,9 +112,9 @@ class PileBook:
         The top card was taken back."""
         if not self.history:
             return False
-        # within reach (MotionConfig.edge_reach): the image before the landing may lie a
+        # within reach (MotionConfig.settled_reach): the image before the landing may lie a
         # fraction of a pixel off, carried along by a fit of the camera's move
-        back = changed(n, self.history[-1].image, roi, mc, mc.edge_reach)
+        back = changed(n, self.history[-1].image, roi, mc, mc.settled_reach)
         count = cv2.countNonZero(back if within is None else cv2.bitwise_and(back, within))
         return count < max(least_px, ratio * area)
 

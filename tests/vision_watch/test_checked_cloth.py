@@ -73,7 +73,7 @@ def test_a_card_taken_back_leaves_the_pile_as_before_a_fraction_of_a_pixel_off()
     taken_back = cv2.warpAffine(before, np.float32([[1, 0, 1.0], [0, 1, 0.6]]), (w, h), borderMode=cv2.BORDER_REFLECT)
     judged = {}
     for reach in (0, 1):
-        mc = MotionConfig(edge_reach=reach)
+        mc = MotionConfig(settled_reach=reach)
         norm = Normaliser((w, h), mc)
         book = PileBook(norm(on_top), PileRegion(*norm.small_size), norm.scale, 5, 0.9)
         book.history = [PileState(norm(before), None)]
