@@ -31,7 +31,7 @@ from .pile_outline import at_size, beside_card, explains_cut, fill, same_place, 
 from .pile_read import Read
 from .pile_region import PileRegion
 from .top_card import Reading
-from .watch_config import WatcherConfig
+from .watch_config import WatcherConfig, lasted
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +95,13 @@ class LandingJudge:
         if not motion.still:
             return self._moving(frame_index, t, n, roi, motion, read)
         self.quiet_frames += 1
-        if self.deferred is not None and not self.disturbed and t - self.deferred[1] >= self.config.defer_still_s:
+        if self.deferred is not None and not self.disturbed and lasted(self.deferred[1], t, self.config.defer_still_s):
             # nothing moved since: no hand holds or hovers there after all (what lies beside
             # the card is a nudged card, or the hand went unseen)
             self.report_now = True
             self.disturbed = True
         if (not self.disturbed or self.quiet_frames < self.config.min_settle_frames
-                or t - self.t_motion < self.config.settle_s):
+                or not lasted(self.t_motion, t, self.config.settle_s)):
             return []
         return self._settled(frame_index, t, n, motion, read)
 
@@ -173,8 +173,8 @@ class LandingJudge:
         raw = raw_change(n, ref, roi, cfg.motion)
         borne = self._borne(n, ref, roi)
         # still for a while: what touches only the frame's edge may be a card's halo there
-        waited = t - max(self.t_motion, self.t_grow)
-        halo_ok = waited >= cfg.halo_after_s
+        still_since = max(self.t_motion, self.t_grow)
+        halo_ok = lasted(still_since, t, cfg.halo_after_s)
         edge = self._at_edge(borne, n, ref, roi, halo_ok)
         # small specks are noise, and so are lines along the table's edges that the change
         # within reach does not bear out; what remains of the fine-scale change is the new pile state
@@ -194,8 +194,8 @@ class LandingJudge:
                 self.region.grow()
                 self.t_grow = t
                 return self._settled(frame_index, t, n, motion, read)
-            self._arm_at_edge(t, n, roi, edge, waited)
-            if waited >= cfg.aim_notice_s:
+            self._arm_at_edge(t, n, roi, edge, still_since)
+            if lasted(still_since, t, cfg.aim_notice_s):
                 self.notice = aim_notice(roi, edge, (self.region.width, self.region.height))
             return []
         self.edge = None
@@ -221,7 +221,7 @@ class LandingJudge:
         if self.early is not None:
             return self._seen_again(frame_index, t, n, roi, interior, read)
         first = t if self.deferred is None else self.deferred[0]
-        waiting = not self.report_now and t - first < cfg.defer_max_s
+        waiting = not self.report_now and not lasted(first, t, cfg.defer_max_s)
         if waiting and not motion.left_by_edge:
             # what moved last has not been seen leaving: a hand hovering over the pile or
             # holding its card still, its arm unseen. Look again once something has moved.
@@ -310,10 +310,10 @@ class LandingJudge:
         return any(explains_cut(small_quad(quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
                    for quad in cut_outlines(reading, self.book.card_side()))
 
-    def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, waited: float) -> None:
+    def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, still_since: float) -> None:
         """An arm (or something new at the edge) lies across the region and keeps still."""
         cfg = self.config
-        if waited >= cfg.regrow_after_s and self.region.grow():
+        if lasted(still_since, t, cfg.regrow_after_s) and self.region.grow():
             self.t_grow = t
             return
         # Something left at the edge, or a stale part of the pile image: take just those
@@ -323,7 +323,7 @@ class LandingJudge:
         if self.edge is None or self.edge[0].shape != edge.shape or (
                 np.count_nonzero(edge & self.edge[0]) < SAME_EDGE * np.count_nonzero(edge | self.edge[0])):
             self.edge = (edge, t)
-        if t - self.t_motion >= cfg.absorb_after_s or t - self.edge[1] >= cfg.absorb_stale_s:
+        if lasted(self.t_motion, t, cfg.absorb_after_s) or lasted(self.edge[1], t, cfg.absorb_stale_s):
             self.book.absorb(n, roi, edge)
             self.edge = None
 

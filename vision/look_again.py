@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .top_card import Reading
+from .watch_config import lasted
 
 SURE = 0.9  # a combined reading this sure needs no further look (WatcherConfig.look_sure)
 CONFLICT = 0.5  # a second code read at least this surely makes the frames disagree (WatcherConfig.look_conflict)
@@ -79,4 +80,4 @@ class Look:
         """Whether to report now, at time `t`: the readings together are sure (see is_sure
         and combine), or they are `frames` readings, or the first is `seconds` old."""
         return (is_sure(combine(self.readings, conflict), sure) or len(self.readings) >= frames
-                or t - self.t >= seconds)
+                or lasted(self.t, t, seconds))

@@ -13,6 +13,16 @@ from dataclasses import dataclass, field
 
 from .motion import MotionConfig
 
+TICK = 1e-3  # seconds: a video's times are frame counts over its rate, so 6 frames at 30 fps come out 0.19999...
+
+
+def lasted(since: float, t: float, s: float) -> bool:
+    """Whether `s` seconds have passed from `since` to `t`, counting a whole number of
+    frames as the time it is (frames 607 to 613 at 30 fps are 0.2 s, though their times
+    differ by 0.19999...: with a compressed video's motion blips every 7 frames, the
+    halo rule missed its one chance in 0.23 s, and a card by the frame's edge was lost)."""
+    return t - since >= s - TICK
+
 
 @dataclass(frozen=True)
 class WatcherConfig:
