@@ -19,6 +19,7 @@ from .pile_change import Roi, exposure_step, on_border
 from .pile_region import Box
 
 WITHDRAWN = 0.1  # what came in has gone (in part) once the change shrinks by this share of its most
+FAINT = 4  # a motion of at most this many times the motion threshold is faint: noise, or a hovering hand's drift
 AWAY_PX = 2.0  # a big motion whose middle moved this much further from the region's middle went away
 
 
@@ -30,6 +31,7 @@ class Motion:
     hand_left: bool  # the hand was seen leaving on this frame, having last moved inside the region
     left_by_edge: bool  # the last motion reached the region's edge or went away from the pile
     came_in: bool  # ... and as much still differs from the pile image as at any time since it was taken
+    faint: bool = False  # what moved (`seen`) is little more than noise (see FAINT)
 
 
 class PileMotion:
@@ -55,7 +57,8 @@ class PileMotion:
         seen, hand_left = self._follow_hand(motion, n, roi, box, exposure_moving, pile)
         self.prev = n
         return Motion(not (moving > self.motion_px or exposure_moving), exposure_moving, seen, hand_left,
-                      self.left_by_edge, self.came_in)
+                      self.left_by_edge, self.came_in,
+                      not exposure_moving and cv2.countNonZero(seen) <= FAINT * self.motion_px)
 
     def _follow_hand(self, motion: np.ndarray, n: View, roi: Roi, box: Box, exposure_moving: bool,
                      pile: View) -> tuple[np.ndarray, bool]:
@@ -75,7 +78,7 @@ class PileMotion:
         if count <= self.motion_px:
             return seen, False
         left = on_border(seen)
-        if count > 4 * self.motion_px:
+        if count > FAINT * self.motion_px:
             # Moving away from the pile counts too: a hand whose colour and brightness match
             # the table shows only where it passes over cards, not where it leaves. Smaller
             # motions (a hovering hand's drift) say nothing either way.

@@ -37,7 +37,9 @@ class WatcherConfig:
     least_card_share: float = 0.2  # a new card changes at least this share of a card's area
     removal_ratio: float = 0.35  # "same as before the last landing" if the difference is this much smaller
     regrow_after_s: float = 0.6  # a still change touching the region edge: widen the region
-    halo_after_s: float = 0.2  # ... touching only the frame's edge: may be a card's halo (see pile_change.at_edge)
+    # ... touching only the frame's edge, with no more than a faint motion for this long: may be
+    # a card's halo (see pile_change.at_edge)
+    halo_after_s: float = 0.2
     absorb_after_s: float = 4.0  # ... and if all stays still, take it into the pile image as background
     absorb_stale_s: float = 6.0  # ... or if that piece stays put this long whatever moves around it
     aim_notice_s: float = 2.0  # ... and a still change across the frame's own edge this long: tell the user (landing.aim_notice)
