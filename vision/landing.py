@@ -13,7 +13,7 @@ was still leaving, a reading being looked at again.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,7 @@ from .pile_book import Event, PileBook, landed
 from .pile_change import (ChangeSizes, Roi, at_edge, edge_specks, exposure_step, inner_sides, off_the_change, origin,
                           own_change, pieces, raw_change, roi_of, without_halo)
 from .pile_motion import Motion
+from .pile_outline import FRAME_SIDES as SIDE_SLICES
 from .pile_outline import at_size, beside_card, explains_cut, fill, same_place, short_long, small_quad, whole_card
 from .pile_read import Read
 from .pile_region import PileRegion
@@ -46,6 +47,16 @@ CUT_SHAPE = 0.15  # ... its outline is a card's proportions within this share
 # shows a card at the frame's edge a quarter bigger than one in the middle)
 CUT_SIZE = 0.3
 CUT_WITHIN = 0.9  # ... and an outline the read looked at lies within the one reported by this share (cut_outlines)
+UNREAD_STILL = 0.8  # a card the frame cut, read as no card, still lies there if this share of it still changed
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A change across the frame's own edge that read as no card: a card the frame cuts, if
+    it still lies there when the next card lands on it (see LandingJudge._over_unread)."""
+    mask: np.ndarray  # bool, the whole working frame
+    reading: Reading
+    frame: int  # when it was read, its hand gone
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,8 @@ class LandingJudge:
         self.cut_tried = -1.0  # the stillness (its start) in which a change at the frame's edge was read
         self.move_tried = -1.0  # ... in which the settled change was fitted as the camera moving
         self.notice: str | None = None  # what the user should know now (see aim_notice), else None
+        self.unread: Unread | None = None  # a change across the frame's own edge read as no card
+        self.first: list[Event] = []  # events decided while judging, reported before the frame's own
 
     # -- per frame ------------------------------------------------------------------------
     def step(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
@@ -104,7 +117,9 @@ class LandingJudge:
         if (not self.disturbed or self.quiet_frames < self.config.min_settle_frames
                 or not lasted(self.t_motion, t, self.config.settle_s)):
             return []
-        return self._settled(frame_index, t, n, motion, read)
+        events = self._settled(frame_index, t, n, motion, read)
+        first, self.first = self.first, []
+        return first + events
 
     def _moving(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
         """A frame in which something moves in the region (or the exposure does)."""
@@ -188,7 +203,13 @@ class LandingJudge:
                   cv2.countNonZero(interior), self.sizes.change_px, box)
         if edge.any() and self._camera_moved(n, thorough=True):
             return self._settled(frame_index, t, n, motion, read)  # judged again against the moved pile image
-        if edge.any() and halo_ok and self._cut_by_frame(n, roi, interior, edge, read):
+        reported = len(self.first)
+        if edge.any() and halo_ok and self._cut_by_frame(frame_index, t, n, roi, interior, edge, read):
+            if len(self.first) > reported:
+                # the unread card under the one read was reported first (_over_unread): what
+                # came since is judged against the pile with it, the edge read again
+                self.cut_tried = -1.0
+                return self._settled(frame_index, t, n, motion, read)
             edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
         if edge.any():
             wider = self.region.grown_box()
@@ -290,7 +311,8 @@ class LandingJudge:
             self.book.absorb(n, whole, taken)
         return True
 
-    def _cut_by_frame(self, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray, read: Read) -> bool:
+    def _cut_by_frame(self, frame_index: int, t: float, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray,
+                      read: Read) -> bool:
         """Whether what reaches the edge is a card that the frame's edge cuts, not an arm: it
         reaches only sides of the region that are the frame's own edges, the change reads as
         a whole card (the reader fits its outline beyond the frame), and that card explains
@@ -308,12 +330,55 @@ class LandingJudge:
         if self._as_before(n, roi, cv2.countNonZero(interior)):
             return True  # the top card, cut by the edge, taken back: the pile as before it
         reading = read(n, roi, interior)
+        if reading.card is None:
+            self.unread = Unread(self._whole(roi, edge), reading, frame_index)
         if reading.quad is None or reading.card is None:
             return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
         halo = 2 * self.config.motion.halo_px + 5
-        return any(explains_cut(small_quad(quad, self.scale, origin(roi)), own, edge, reached, halo, CUT_SPILL)
-                   for quad in cut_outlines(reading, self.book.card_side()))
+        quads = [small_quad(quad, self.scale, origin(roi)) for quad in cut_outlines(reading, self.book.card_side())]
+        if any(explains_cut(quad, own, edge, reached, halo, CUT_SPILL) for quad in quads):
+            return True
+        return self._over_unread(frame_index, t, n, roi, own, edge, quads, halo)
+
+    def _over_unread(self, frame_index: int, t: float, n: View, roi: Roi, own: np.ndarray, edge: np.ndarray,
+                     quads: list[np.ndarray], halo: int) -> bool:
+        """Whether a card the frame cut, read as no card, still lies as it did, and the card
+        just read explains the rest of the change: then that card landed on it, and the one
+        under it is reported first, unread (the table is asked). Before, the unread card stayed
+        "an arm" and every card after it spilled beside the next card's outline: other_clips
+        seed 904 (photo faces) lost 9 of 12 cards after a red 7 cut by the frame's bottom edge.
+        An arm does not lie still while another hand plays a card on the pile."""
+        unread = self.unread
+        if unread is None or unread.mask.shape != (self.region.height, self.region.width):
+            return False
+        lain = unread.mask[roi]
+        if np.count_nonzero(edge & lain) < UNREAD_STILL * np.count_nonzero(lain):
+            return False
+        near = cv2.dilate(lain.astype(np.uint8), np.ones((halo, halo), np.uint8)) > 0
+        rest, rest_edge = np.where(near, 0, own).astype(own.dtype), edge & ~near
+        reached = frame_sides_reached(roi, rest_edge, (self.region.width, self.region.height))
+        if reached is None:
+            return False
+        # a side met by a few pixels only is met by the halo of the card under (or its own)
+        reached = tuple(r and np.count_nonzero(rest_edge[side]) >= self.sizes.part_px
+                        for r, side in zip(reached, SIDE_SLICES))
+        for quad in quads:
+            if explains_cut(quad, rest, rest_edge, reached, halo, CUT_SPILL):
+                under = lain & ~(fill(quad, lain.shape) > 0)
+                image = self.book.patched(n, roi, under)  # the pile with the unread card, not the new one
+                event = self.book.land(image, under.astype(np.uint8) * 255, origin(roi),
+                                       Reading(None, 0.0, None, unread.reading.likely), t, frame_index)
+                self.first.append(replace(event, brought=unread.frame))  # its own hand, not the new card's
+                self.unread = None
+                return True
+        return False
+
+    def _whole(self, roi: Roi, mask: np.ndarray) -> np.ndarray:
+        """`mask` (of `roi`) in a mask of the whole working frame."""
+        out = np.zeros((self.region.height, self.region.width), bool)
+        out[roi] = mask > 0
+        return out
 
     def _arm_at_edge(self, t: float, n: View, roi: Roi, edge: np.ndarray, still_since: float) -> None:
         """An arm (or something new at the edge) lies across the region and keeps still."""

@@ -34,6 +34,9 @@ class Event:
     likely: tuple[tuple[str, float], ...] = ()  # the two likeliest codes (landed), read or declined
     bearing: float | None = None  # landed: where the hand came from (see bearing.py), None if unseen
     bearing_confidence: float = 0.0
+    # landed: the frame by which the hand that brought it had gone, where that was before the
+    # report's (a card the frame cut, read as no card, reported once the next came on it)
+    brought: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         out = {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),

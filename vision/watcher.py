@@ -173,10 +173,11 @@ class PileWatcher:
 
     def _reported(self, events: list[Event], frame_index: int) -> list[Event]:
         """The events as reported: each landing with the bearing of the hand that brought it."""
-        if events:
-            events = [self._with_bearing(e) for e in events]
-            self._last_event = frame_index
-        return events
+        out = []
+        for e in events:
+            out.append(self._with_bearing(e))
+            self._last_event = frame_index if e.brought is None else e.brought
+        return out
 
     def _with_bearing(self, event: Event) -> Event:
         """A landing with the bearing of the hand that brought it (see bearing.py): around the
@@ -189,7 +190,7 @@ class PileWatcher:
         else:
             x0, y0, x1, y1 = self.region.pile or self.region.box()
             quad = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
-        found = self._trail.bearing(event.frame, quad, self._last_event)
+        found = self._trail.bearing(event.frame if event.brought is None else event.brought, quad, self._last_event)
         if found is None:
             return event
         return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)
