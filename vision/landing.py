@@ -55,7 +55,7 @@ class Unread:
     """A change across the frame's own edge that read as no card: a card the frame cuts, if
     it still lies there when the next card lands on it (see LandingJudge._over_unread)."""
     mask: np.ndarray  # bool, the whole working frame
-    reading: Reading
+    likely: tuple[tuple[str, float], ...]  # what it might have been (Reading.likely)
     frame: int  # when it was read, its hand gone
 
 
@@ -94,7 +94,6 @@ class LandingJudge:
         self.move_tried = -1.0  # ... in which the settled change was fitted as the camera moving
         self.notice: str | None = None  # what the user should know now (see aim_notice), else None
         self.unread: Unread | None = None  # a change across the frame's own edge read as no card
-        self.first: list[Event] = []  # events decided while judging, reported before the frame's own
 
     # -- per frame ------------------------------------------------------------------------
     def step(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
@@ -117,9 +116,7 @@ class LandingJudge:
         if (not self.disturbed or self.quiet_frames < self.config.min_settle_frames
                 or not lasted(self.t_motion, t, self.config.settle_s)):
             return []
-        events = self._settled(frame_index, t, n, motion, read)
-        first, self.first = self.first, []
-        return first + events
+        return self._settled(frame_index, t, n, motion, read)
 
     def _moving(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
         """A frame in which something moves in the region (or the exposure does)."""
@@ -203,13 +200,13 @@ class LandingJudge:
                   cv2.countNonZero(interior), self.sizes.change_px, box)
         if edge.any() and self._camera_moved(n, thorough=True):
             return self._settled(frame_index, t, n, motion, read)  # judged again against the moved pile image
-        reported = len(self.first)
-        if edge.any() and halo_ok and self._cut_by_frame(frame_index, t, n, roi, interior, edge, read):
-            if len(self.first) > reported:
-                # the unread card under the one read was reported first (_over_unread): what
-                # came since is judged against the pile with it, the edge read again
-                self.cut_tried = -1.0
-                return self._settled(frame_index, t, n, motion, read)
+        cut = edge.any() and halo_ok and self._cut_by_frame(frame_index, t, n, roi, interior, edge, read)
+        if isinstance(cut, Event):
+            # the unread card under the one read, reported first (_over_unread): what came
+            # since is judged against the pile with it, the edge read again
+            self.cut_tried = -1.0
+            return [cut] + self._settled(frame_index, t, n, motion, read)
+        if cut:
             edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
         if edge.any():
             wider = self.region.grown_box()
@@ -312,14 +309,15 @@ class LandingJudge:
         return True
 
     def _cut_by_frame(self, frame_index: int, t: float, n: View, roi: Roi, interior: np.ndarray, edge: np.ndarray,
-                      read: Read) -> bool:
+                      read: Read) -> bool | Event:
         """Whether what reaches the edge is a card that the frame's edge cuts, not an arm: it
         reaches only sides of the region that are the frame's own edges, the change reads as
         a whole card (the reader fits its outline beyond the frame), and that card explains
         the change (pile_outline.explains_cut), or the pile looks as it did before the
         last landing (that card taken back). The reading need not be sure: an unsure one is
         looked at again and, still unsure, asked about, never lost. Read once per stillness,
-        not on every still frame: reading is the slow part."""
+        not on every still frame: reading is the slow part. An Event: the unread card under
+        the one read, landed first (_over_unread)."""
         since = max(self.t_motion, self.t_grow)
         if self.cut_tried >= since:
             return False
@@ -331,7 +329,7 @@ class LandingJudge:
             return True  # the top card, cut by the edge, taken back: the pile as before it
         reading = read(n, roi, interior)
         if reading.card is None:
-            self.unread = Unread(self._whole(roi, edge), reading, frame_index)
+            self.unread = Unread(self._whole(roi, edge), reading.likely, frame_index)
         if reading.quad is None or reading.card is None:
             return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
@@ -339,27 +337,27 @@ class LandingJudge:
         quads = [small_quad(quad, self.scale, origin(roi)) for quad in cut_outlines(reading, self.book.card_side())]
         if any(explains_cut(quad, own, edge, reached, halo, CUT_SPILL) for quad in quads):
             return True
-        return self._over_unread(frame_index, t, n, roi, own, edge, quads, halo)
+        return self._over_unread(frame_index, t, n, roi, own, edge, quads, halo) or False
 
     def _over_unread(self, frame_index: int, t: float, n: View, roi: Roi, own: np.ndarray, edge: np.ndarray,
-                     quads: list[np.ndarray], halo: int) -> bool:
-        """Whether a card the frame cut, read as no card, still lies as it did, and the card
-        just read explains the rest of the change: then that card landed on it, and the one
-        under it is reported first, unread (the table is asked). Before, the unread card stayed
+                     quads: list[np.ndarray], halo: int) -> Event | None:
+        """The landing of a card the frame cut and that read as no card, if it still lies as it
+        did and the card just read explains the rest of the change: then that card landed on
+        it, and the one under it is reported first, unread (the table is asked). Before, the unread card stayed
         "an arm" and every card after it spilled beside the next card's outline: other_clips
         seed 904 (photo faces) lost 9 of 12 cards after a red 7 cut by the frame's bottom edge.
         An arm does not lie still while another hand plays a card on the pile."""
         unread = self.unread
-        if unread is None or unread.mask.shape != (self.region.height, self.region.width):
-            return False
+        if unread is None:
+            return None
         lain = unread.mask[roi]
         if np.count_nonzero(edge & lain) < UNREAD_STILL * np.count_nonzero(lain):
-            return False
+            return None
         near = cv2.dilate(lain.astype(np.uint8), np.ones((halo, halo), np.uint8)) > 0
         rest, rest_edge = np.where(near, 0, own).astype(own.dtype), edge & ~near
         reached = frame_sides_reached(roi, rest_edge, (self.region.width, self.region.height))
         if reached is None:
-            return False
+            return None
         # a side met by a few pixels only is met by the halo of the card under (or its own)
         reached = tuple(r and np.count_nonzero(rest_edge[side]) >= self.sizes.part_px
                         for r, side in zip(reached, SIDE_SLICES))
@@ -368,11 +366,10 @@ class LandingJudge:
                 under = lain & ~(fill(quad, lain.shape) > 0)
                 image = self.book.patched(n, roi, under)  # the pile with the unread card, not the new one
                 event = self.book.land(image, under.astype(np.uint8) * 255, origin(roi),
-                                       Reading(None, 0.0, None, unread.reading.likely), t, frame_index)
-                self.first.append(replace(event, brought=unread.frame))  # its own hand, not the new card's
+                                       Reading(None, 0.0, None, unread.likely), t, frame_index)
                 self.unread = None
-                return True
-        return False
+                return replace(event, brought=unread.frame)  # its own hand, not the new card's
+        return None
 
     def _whole(self, roi: Roi, mask: np.ndarray) -> np.ndarray:
         """`mask` (of `roi`) in a mask of the whole working frame."""

@@ -38,6 +38,11 @@ class Event:
     # report's (a card the frame cut, read as no card, reported once the next came on it)
     brought: int | None = None
 
+    @property
+    def hand_gone(self) -> int:
+        """The frame by which the hand that brought it had gone (the bearing's window ends there)."""
+        return self.frame if self.brought is None else self.brought
+
     def as_json(self) -> dict[str, Any]:
         out = {"event": self.event, "card": self.card, "confidence": round(self.confidence, 3),
                "t": round(self.t, 3), "frame": self.frame}

@@ -54,16 +54,15 @@ class PileMotion:
         # auto-exposure still catching up with a light switch counts as motion: compare once
         # the exposure is steady (clipped highlights would otherwise look like a change)
         exposure_moving = exposure_step(n.small[::3, ::3], self.prev.small[::3, ::3]) > self.exposure_rate
-        seen, hand_left = self._follow_hand(motion, n, roi, box, exposure_moving, pile)
+        seen, seen_px, hand_left = self._follow_hand(motion, n, roi, box, exposure_moving, pile)
         self.prev = n
         return Motion(not (moving > self.motion_px or exposure_moving), exposure_moving, seen, hand_left,
-                      self.left_by_edge, self.came_in,
-                      not exposure_moving and cv2.countNonZero(seen) <= FAINT * self.motion_px)
+                      self.left_by_edge, self.came_in, not exposure_moving and seen_px <= FAINT * self.motion_px)
 
     def _follow_hand(self, motion: np.ndarray, n: View, roi: Roi, box: Box, exposure_moving: bool,
-                     pile: View) -> tuple[np.ndarray, bool]:
-        """(what moved, whether the hand was seen leaving now). Brightness and colour see
-        hands that the ratio view barely does, so they also tell when a hand leaves a
+                     pile: View) -> tuple[np.ndarray, int, bool]:
+        """(what moved, its pixel count, whether the hand was seen leaving now). Brightness
+        and colour see hands that the ratio view barely does, so they also tell when a hand leaves a
         landing waiting; while the exposure moves they change all over, and the ratio view,
         which it leaves alone, follows the hand by itself (a hand that leaves as a lamp comes
         on must not leave its card waiting as if still there)."""
@@ -76,7 +75,7 @@ class PileMotion:
                 chroma_change(cur, before, mc.chroma_threshold)), 3))
         count = cv2.countNonZero(seen)
         if count <= self.motion_px:
-            return seen, False
+            return seen, count, False
         left = on_border(seen)
         if count > FAINT * self.motion_px:
             # Moving away from the pile counts too: a hand whose colour and brightness match
@@ -89,7 +88,7 @@ class PileMotion:
                 left |= np.linalg.norm(at - centre) > np.linalg.norm(self.moved_at - centre) + AWAY_PX
             self.moved_at = at
         elif not left:
-            return seen, False
+            return seen, count, False
         # Whether as much of the region differs from the pile image as at any time since it
         # was taken: what came in has not gone (an arm at rest; or a card's print that a hand
         # uncovered as it left, so this only tells about changes read as no card).
@@ -98,4 +97,4 @@ class PileMotion:
         self.came_in = covered >= (1 - WITHDRAWN) * self.covered[0]
         hand_left = bool(left and not self.left_by_edge)
         self.left_by_edge = bool(left)
-        return seen, hand_left
+        return seen, count, hand_left

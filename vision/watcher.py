@@ -176,7 +176,7 @@ class PileWatcher:
         out = []
         for e in events:
             out.append(self._with_bearing(e))
-            self._last_event = frame_index if e.brought is None else e.brought
+            self._last_event = e.hand_gone
         return out
 
     def _with_bearing(self, event: Event) -> Event:
@@ -190,7 +190,7 @@ class PileWatcher:
         else:
             x0, y0, x1, y1 = self.region.pile or self.region.box()
             quad = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
-        found = self._trail.bearing(event.frame if event.brought is None else event.brought, quad, self._last_event)
+        found = self._trail.bearing(event.hand_gone, quad, self._last_event)
         if found is None:
             return event
         return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)

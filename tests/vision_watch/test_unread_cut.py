@@ -70,6 +70,25 @@ def test_a_card_played_on_an_unread_card_the_frame_cuts_reports_both() -> None:
     assert all(e["frame"] <= 54 + 10 for e in events)  # as the card on it settles
 
 
+def _from_the_left(img: np.ndarray) -> np.ndarray:
+    """`img` with an arm reaching in from the frame's left edge."""
+    out = img.copy()
+    out[150:180, :150] = np.clip(np.array([120, 160, 210]) + 2 * _GRAIN[150:180, :150], 0, 255)
+    return out
+
+
+def test_the_unread_card_s_seat_is_its_own_hand_s() -> None:
+    # its hand came from the left; the card on it came from the right, seconds later
+    frames = [_frame([FIRST])] * 10
+    frames += [_from_the_left(_frame([FIRST, CUT]))] * 3 + [_frame([FIRST, CUT])] * 40
+    frames += [with_arm(_frame([FIRST, CUT, ON_IT]))] * 3 + [_frame([FIRST, CUT, ON_IT])] * 30
+    under, on_it = _watch(frames)
+    assert under["card"] is None and on_it["card"] == "red-6"
+    assert under["bearing"] is not None and on_it["bearing"] is not None
+    apart = abs((under["bearing"] - on_it["bearing"] + 180) % 360 - 180)
+    assert apart > 90, (under["bearing"], on_it["bearing"])
+
+
 def test_an_arm_that_lay_across_the_frame_s_edge_and_drew_back_is_no_card() -> None:
     # it read as no card, as the cut card did; a card is played on the pile as it draws back
     frames = [_frame([FIRST])] * 10
