@@ -97,6 +97,22 @@ def test_two_sure_readers_disagreeing_are_asked_offering_both() -> None:
     assert fairly.card == "yellow-8"
 
 
+def test_of_two_sure_readers_disagreeing_the_one_the_corner_reader_backs_stands() -> None:
+    # a small 6 the classic reader reads as a 9 at 1.00 and the learned reader as a 6 at 0.99
+    # (a dev photo shrunk to 40 px): the corner reader reading a 6 in the index makes two of three
+    cfg = recognise.RecogniserConfig()
+    classic = _reading("green-9", 1.0, ("green-9", 1.0), ("red-9", 0.0))
+    learned = _learned("green-6", 0.99, "green-8", 0.003)
+    assert recognise.settle(*learned, classic, cfg, backed=lambda code: code == "green-6").card == "green-6"
+    # the corner reader backing the classic code, or nothing, leaves the table asked
+    assert _offered(recognise.settle(*learned, classic, cfg, backed=lambda code: code == "green-9")) == \
+        ["green-9", "green-6"]
+    assert _offered(recognise.settle(*learned, classic, cfg)) == ["green-9", "green-6"]
+    # a learned reader under the contest level is not backed into a reading: the classic stands
+    fairly = _learned("green-6", 0.85, "green-9", 0.1)
+    assert recognise.settle(*fairly, classic, cfg, backed=lambda code: True).card == "green-9"
+
+
 def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
     # the classic reader has shots of this very deck, which the learned reader never saw: on
     # a deck whose 6 the learned reader takes for an 8 (sure), the enrolled 6 stands

@@ -1,0 +1,46 @@
+"""Where the two whole-card readers read two codes surely, the corner reader (the index corner
+alone) is the third reader: the learned reading it backs stands, otherwise the table is asked."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tableref.vision.cardface import render_card
+from tableref.vision.recognise import Recogniser, RecogniserConfig
+
+# (colour, centre, index): misprints the classic reader reads by their centre and the learned
+# reader, surely, by their index: a draw two's and a reverse's, the pair the readers confuse
+# on real photos
+MISPRINTS = [("red", "draw2", "reverse"), ("yellow", "reverse", "draw2"), ("yellow", "draw2", "reverse")]
+
+
+def _misprint(colour: str, centre: str, index: str) -> np.ndarray:
+    """The clone print of `centre` with `index`'s two index corners."""
+    card = render_card(f"{colour}-{centre}", "clone", short_side=128)[:, :, :3].copy()
+    corners = render_card(f"{colour}-{index}", "clone", short_side=128)[:, :, :3]
+    h, w = card.shape[:2]
+    ch, cw = int(h * 0.3), int(w * 0.36)
+    card[:ch, :cw] = corners[:ch, :cw]
+    card[h - ch:, w - cw:] = corners[h - ch:, w - cw:]
+    return card
+
+
+@pytest.fixture(scope="module")
+def readers() -> tuple[Recogniser, Recogniser]:
+    unbacked = Recogniser(deck="uno", config=dataclasses.replace(RecogniserConfig(), corner_backs=1.01))
+    return Recogniser(deck="uno"), unbacked
+
+
+@pytest.mark.parametrize("colour,centre,index", MISPRINTS)
+def test_the_reading_the_corner_reader_backs_stands(readers: tuple[Recogniser, Recogniser],
+                                                   colour: str, centre: str, index: str) -> None:
+    backed, unbacked = readers
+    card = _misprint(colour, centre, index)
+    # two sure readers disagreeing, and no third: asked, offered both
+    alone = unbacked.read_cards([card])[0]
+    assert alone.card is None
+    assert [code for code, _ in alone.likely] == [f"{colour}-{centre}", f"{colour}-{index}"]
+    # the corner reader reads the index, as the learned reader did
+    assert backed.read_cards([card])[0].card == f"{colour}-{index}"
