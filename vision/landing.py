@@ -245,9 +245,12 @@ class LandingJudge:
             return self._seen_again(frame_index, t, n, roi, interior, read)
         first = t if self.deferred is None else self.deferred[0]
         waiting = not self.report_now and not lasted(first, t, cfg.defer_max_s)
-        if waiting and not motion.left_by_edge:
-            # what moved last has not been seen leaving: a hand hovering over the pile or
-            # holding its card still, its arm unseen. Look again once something has moved.
+        if waiting and not motion.left_by_edge and motion.came_in:
+            # what moved last has not been seen leaving, and what came in is all still there:
+            # a hand hovering over the pile or holding its card still, its arm unseen. Look
+            # again once something has moved. (Where part of it has gone, the last motion
+            # was the card coming to rest after its hand left: at 15 fps a hand can leave
+            # the region between two frames, and the card slide on after it.)
             return self._defer(first, t)
         reading = read(n, roi, interior)
         put_off = self.put_off
