@@ -87,6 +87,8 @@ class LandingJudge:
         self.deferred: tuple[float, float] | None = None
         self.put_off: PutOff | None = None  # ... and the card read then, if it was read
         self.report_now = False  # ... and nothing has moved since: report it at once
+        # the card last reported so, and when: a hand may have held it still after all
+        self.held: tuple[float, Reading] | None = None
         self.leaving = LeavingHand(config.motion, sizes.part_px)  # a card clear of a hand still leaving
         self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
@@ -253,6 +255,12 @@ class LandingJudge:
             # the region between two frames, and the card slide on after it.)
             return self._defer(first, t)
         reading = read(n, roi, interior)
+        if self._set_down(reading, t):
+            # the card reported once nothing had moved for a while, its hand holding it still
+            # after all, now set down a little off where it was held: the same card
+            self.book.accept(n)
+            self._end_deferral()
+            return []
         put_off = self.put_off
         if put_off is not None and self._still_there(put_off, n, reading):
             # The card put off lay at rest after all (what lay beside it was no hand), and the
@@ -419,6 +427,7 @@ class LandingJudge:
     # -- helpers --------------------------------------------------------------------------------
     def _land(self, image: View, interior: np.ndarray, at: tuple[int, int], reading: Reading,
               t: float, frame_index: int) -> Event:
+        self.held = (t, reading) if self.report_now else None
         self._end_deferral()
         return self.book.land(image, interior, at, reading, t, frame_index)
 
@@ -444,6 +453,15 @@ class LandingJudge:
         (other_clips seed 926: 9 of its 14 cards lost)."""
         return at_edge(borne, n, ref, roi, (self.region.width, self.region.height), self.sizes, self.config.motion,
                        halo_ok)
+
+    def _set_down(self, reading: Reading, t: float) -> bool:
+        """Whether `reading` is the card last reported on a wait run out (report_now), read
+        again in the same place (outlines mostly overlapping) within `defer_max_s`: a hand
+        held it still for longer than `defer_still_s` and has now set it down (a second card
+        of the same code dropped onto it so squarely is far rarer)."""
+        held, self.held = self.held, None
+        return (held is not None and not lasted(held[0], t, self.config.defer_max_s)
+                and reading.card is not None and reading.card == held[1].card and same_place(reading.quad, held[1].quad))
 
     def _end_deferral(self) -> None:
         self.deferred, self.put_off, self.report_now = None, None, False

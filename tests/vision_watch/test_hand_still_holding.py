@@ -90,6 +90,28 @@ def test_a_card_held_still_is_reported_once_the_hand_lets_go() -> None:
     assert 39 <= events[0]["frame"] <= 39 + 5
 
 
+def _held(lift: int, hand: bool, lower: int = 0) -> np.ndarray:
+    """The card held `lift` pixels short of where it is set down, its hand `lower` below it."""
+    img = table()
+    x0, y0, x1, y1 = CARD
+    paint_card(img, (x0, y0 - lift, x1, y1 - lift))
+    if hand:
+        top, bottom = 160 + lower - lift, min(H, 228 + lower - lift)
+        img[top:bottom, 132:188] = np.array([120, 160, 210]) + 2 * _GRAIN[top:bottom, 132:188]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_card_held_still_for_long_and_set_down_a_little_off_is_one_landing() -> None:
+    # held still for 1.6 s, longer than the watcher waits for a hand to move (defer_still_s):
+    # the card is reported as held; then the hand sets it down 8 px off and goes (other
+    # vision/synth clips at 15 fps, seed 23: a green 1 reported twice)
+    frames = [_frame(False, False)] * 10 + [_held(8, True, lower) for lower in (70, 40, 20, 10, 5)]
+    frames += [_held(8, True)] * 40 + [_held(4, True), _held(0, True)]
+    frames += [_held(0, True, lower) for lower in (10, 30, 60, 80)] + [_held(0, False)] * 30
+    events = _run(frames)
+    assert [(e["event"], e["card"]) for e in events] == [("landed", "red-6")]
+
+
 def test_a_hand_that_hovers_over_the_pile_and_leaves_is_no_event() -> None:
     # The card lies on the pile from the start; an empty hand comes, stops for 0.4 s, goes.
     # Its flat grey is the table's hue and close to its brightness: of the hand at rest only
