@@ -97,7 +97,7 @@ class RecogniserConfig:
     # both colours) unless its ink is at least this surely the read colour (deck_inks.ink_share;
     # an enrolled deck's inks are moved into those shades first). 0 turns the check off
     ink_sure: float = 0.8
-    # "both": where the learned reader reads another code at least `contest` surely, its reading
+    # "both": where the learned reader reads another rank at least `contest` surely, its reading
     # stands when the corner reader reads its rank at least this surely (on the dev photos,
     # whole and shrunk to 40-70 px, the learned reader was right in all 38 such disagreements)
     corner_backs: float = 0.9
@@ -134,7 +134,7 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
     the classic reader's own likeliest code. `own`: the codes the user's deck was enrolled
     with; a classic reading of one of them rests on shots of that very deck, which the
     learned reader never saw, so it is not vetoed. Where the learned reader surely reads
-    another code than the classic one, its reading stands if `backed` (the corner reader
+    another rank than the classic one, its reading stands if `backed` (the corner reader
     reads its rank: two readers of three)."""
     if classic.card is not None:
         if classic.card in own:
@@ -147,8 +147,8 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
                 return classic
         elif learned.confidence >= cfg.sure_alone:
             return learned  # an unsure classic reading the learned reader is surer against: as none
-        if contested and backed(learned.card):
-            return learned
+        if contested and split_code(learned.card)[1] != split_code(classic.card)[1] and backed(learned.card):
+            return learned  # (the index tells the rank: of two colours of one rank it says nothing)
         likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely
         return CardReading(None, min(classic.confidence, 0.5), likely)
     if learned.card is not None and learned.confidence >= cfg.sure_alone:

@@ -111,6 +111,9 @@ def test_of_two_sure_readers_disagreeing_the_one_the_corner_reader_backs_stands(
     # a learned reader under the contest level is not backed into a reading: the classic stands
     fairly = _learned("green-6", 0.85, "green-9", 0.1)
     assert recognise.settle(*fairly, classic, cfg, backed=lambda code: True).card == "green-9"
+    # two colours of one rank: the index tells nothing between them, the table is asked
+    yellow = _learned("yellow-9", 0.99, "green-9", 0.005)
+    assert _offered(recognise.settle(*yellow, classic, cfg, backed=lambda code: True)) == ["green-9", "yellow-9"]
 
 
 def test_a_classic_reading_of_a_card_enrolled_from_the_users_deck_is_not_vetoed() -> None:
