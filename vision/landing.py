@@ -92,7 +92,8 @@ class LandingJudge:
         self.leaving = LeavingHand(config.motion, sizes.part_px)  # a card clear of a hand still leaving
         self.early: Reading | None = None  # ... reported while the hand was still leaving
         self.looking: Look | None = None  # a landing read unsurely, looked at again on the next frames
-        self.cut_tried = -1.0  # the stillness (its start) in which a change at the frame's edge was read
+        # the stillness (its start) in which a change at the frame's edge was read, and how often
+        self.cut_tried: tuple[float, int] = (-1.0, 0)
         self.move_tried = -1.0  # ... in which the settled change was fitted as the camera moving
         self.notice: str | None = None  # what the user should know now (see aim_notice), else None
         self.unread: Unread | None = None  # a change across the frame's own edge read as no card
@@ -206,7 +207,7 @@ class LandingJudge:
         if isinstance(cut, Event):
             # the unread card under the one read, reported first (_over_unread): what came
             # since is judged against the pile with it, the edge read again
-            self.cut_tried = -1.0
+            self.cut_tried = (-1.0, 0)
             return [cut] + self._settled(frame_index, t, n, motion, read)
         if cut:
             edge = np.zeros_like(edge)  # a card lying across the frame's edge, not an arm: a landing as any other
@@ -326,13 +327,16 @@ class LandingJudge:
         a whole card (the reader fits its outline beyond the frame), and that card explains
         the change (pile_outline.explains_cut), or the pile looks as it did before the
         last landing (that card taken back). The reading need not be sure: an unsure one is
-        looked at again and, still unsure, asked about, never lost. Read once per stillness,
-        not on every still frame: reading is the slow part. An Event: the unread card under
-        the one read, landed first (_over_unread)."""
+        looked at again and, still unsure, asked about, never lost. Read on the first
+        `look_frames` still frames of a stillness, not on every one: reading is the slow part,
+        and the first still frame may show the card not quite at rest (other_clips clip 913,
+        15 fps: a red 9 read there was no card, and it waited 1.2 s for the region to grow).
+        An Event: the unread card under the one read, landed first (_over_unread)."""
         since = max(self.t_motion, self.t_grow)
-        if self.cut_tried >= since:
+        tried, tries = self.cut_tried
+        if tried >= since and tries >= self.config.look_frames:
             return False
-        self.cut_tried = since
+        self.cut_tried = (since, tries + 1 if tried >= since else 1)
         reached = frame_sides_reached(roi, edge, (self.region.width, self.region.height))
         if reached is None:
             return False
