@@ -57,6 +57,7 @@ class Unread:
     mask: np.ndarray  # bool, the whole working frame
     likely: tuple[tuple[str, float], ...]  # what it might have been (Reading.likely)
     frame: int  # when it was read, its hand gone
+    since: float  # the stillness it was read in (its start): a card on it lands in a later one
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,7 @@ class LandingJudge:
             return True  # the top card, cut by the edge, taken back: the pile as before it
         reading = read(n, roi, interior)
         if reading.card is None:
-            self.unread = Unread(self._whole(roi, edge), reading.likely, frame_index)
+            self.unread = Unread(self._whole(roi, edge), reading.likely, frame_index, since)
         if reading.quad is None or reading.card is None:
             return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
@@ -363,8 +364,8 @@ class LandingJudge:
         seed 904 (photo faces) lost 9 of 12 cards after a red 7 cut by the frame's bottom edge.
         An arm does not lie still while another hand plays a card on the pile."""
         unread = self.unread
-        if unread is None:
-            return None
+        if unread is None or unread.since >= max(self.t_motion, self.t_grow):
+            return None  # (read again in the stillness it was read in: the same change, no card on it)
         lain = unread.mask[roi]
         if np.count_nonzero(edge & lain) < UNREAD_STILL * np.count_nonzero(lain):
             return None
