@@ -194,7 +194,7 @@ class LandingJudge:
         # still for a while: what touches only the frame's edge may be a card's halo there (a
         # faint motion does not count: a compressed video's blocks blinked every 7 frames on a
         # striped cloth, other_clips seed 951 --jpeg 40, and a card by the edge stayed "an arm")
-        still_since = max(self.t_motion, self.t_grow)
+        still_since = self._stillness
         halo_ok = lasted(max(self.t_stir, self.t_grow), t, cfg.halo_after_s)
         edge = self._at_edge(borne, n, ref, roi, halo_ok)
         # small specks are noise, and so are lines along the table's edges that the change
@@ -291,7 +291,7 @@ class LandingJudge:
         `thorough`: the change reaches the region's edge, and the watcher would wait on it as
         an arm (a card landed as the camera moved, its arm still there): the costlier fits
         too (before every landing is read, they would add about 20 ms to each)."""
-        since = max(self.t_motion, self.t_grow)
+        since = self._stillness
         if self.move_tried >= since:
             return False
         self.move_tried = since
@@ -333,7 +333,7 @@ class LandingJudge:
         and the first still frame may show the card not quite at rest (other_clips clip 913,
         15 fps: a red 9 read there was no card, and it waited 1.2 s for the region to grow).
         An Event: the unread card under the one read, landed first (_over_unread)."""
-        since = max(self.t_motion, self.t_grow)
+        since = self._stillness
         tried, tries = self.cut_tried
         if tried >= since and tries >= self.config.look_frames:
             return False
@@ -364,7 +364,7 @@ class LandingJudge:
         seed 904 (photo faces) lost 9 of 12 cards after a red 7 cut by the frame's bottom edge.
         An arm does not lie still while another hand plays a card on the pile."""
         unread = self.unread
-        if unread is None or unread.since >= max(self.t_motion, self.t_grow):
+        if unread is None or unread.since >= self._stillness:
             return None  # (read again in the stillness it was read in: the same change, no card on it)
         lain = unread.mask[roi]
         if np.count_nonzero(edge & lain) < UNREAD_STILL * np.count_nonzero(lain):
@@ -430,6 +430,11 @@ class LandingJudge:
         return [] if seen_again else [event]
 
     # -- helpers --------------------------------------------------------------------------------
+    @property
+    def _stillness(self) -> float:
+        """When the present stillness began: the last motion, or the region's last growth."""
+        return max(self.t_motion, self.t_grow)
+
     def _land(self, image: View, interior: np.ndarray, at: tuple[int, int], reading: Reading,
               t: float, frame_index: int) -> Event:
         self.held = (t, reading) if self.report_now else None

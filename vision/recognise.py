@@ -147,7 +147,7 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
                 return classic
         elif learned.confidence >= cfg.sure_alone:
             return learned  # an unsure classic reading the learned reader is surer against: as none
-        if contested and split_code(learned.card)[1] != split_code(classic.card)[1] and backed(learned.card):
+        if contested and rank_key(learned.card) != rank_key(classic.card) and backed(learned.card):
             return learned  # (the index tells the rank: of two colours of one rank it says nothing)
         likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely
         return CardReading(None, min(classic.confidence, 0.5), likely)
@@ -307,7 +307,7 @@ class Recogniser:
         could = frozenset(c for c, v in probs.items() if c != MODEL_NONE and v >= cfg.veto) | self._own
 
         def backed(code: str) -> bool:
-            return self._corner_ranks(warped).get(split_code(code)[1], 0.0) >= cfg.corner_backs
+            return self._corner_ranks(warped).get(rank_key(code), 0.0) >= cfg.corner_backs
         return PendingReading(could | {reading.card} - {None}, lambda: self._ink_checked(
             settle(reading, probs, self._classic(warped), cfg, self._own, backed), warped))
 
@@ -320,7 +320,7 @@ class Recogniser:
         ranks: dict[str, float] = {}
         for code, p in self._learned_probs(self.corner_reader.probabilities([warped])[0]).items():
             if code != MODEL_NONE:
-                ranks[split_code(code)[1]] = ranks.get(split_code(code)[1], 0.0) + p
+                ranks[rank_key(code)] = ranks.get(rank_key(code), 0.0) + p
         return ranks
 
     def _ink_checked(self, reading: CardReading, warped: np.ndarray) -> CardReading:
