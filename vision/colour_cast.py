@@ -37,14 +37,18 @@ def cast_gains(image_bgr: np.ndarray) -> np.ndarray | None:
     h, w = image_bgr.shape[:2]
     # averaged, not sampled: a speck of sensor noise would pass for the brightest paper
     small = cv2.resize(image_bgr, (max(1, w // STEP), max(1, h // STEP)), interpolation=cv2.INTER_AREA)
-    px = small.reshape(-1, 3)
-    px = px[px.min(axis=1) < CLIPPED]
-    if len(px) < 20:
+    channels = cv2.split(small)
+    unclipped = (cv2.min(cv2.min(channels[0], channels[1]), channels[2]) < CLIPPED).astype(np.uint8)
+    n = cv2.countNonZero(unclipped)
+    if n < 20:
         return None
     # white paper reflects more of every colour than any ink or cloth under the same lamp: each
-    # channel's brightest (less a few, for the odd speck) is the paper's
-    k = int(PAPER / 100 * (len(px) - 1))
-    ref = np.partition(px, k, axis=0)[k].astype(np.float32) + 1
+    # channel's brightest (less a few, for the odd speck) is the paper's. The k-th smallest
+    # value is read off each channel's histogram (a uint8 picture has 256 values; sorting
+    # its pixels cost 3 ms a frame at 1280x720)
+    k = int(PAPER / 100 * (n - 1))
+    ref = np.array([np.searchsorted(np.cumsum(cv2.calcHist([c], [0], unclipped, [256], [0, 256]).ravel()), k,
+                                    side="right") for c in channels], np.float32) + 1
     if ref.max() / ref.min() < LEAST_CAST:
         return None
     return np.minimum(ref.max() / ref, MOST_GAIN).astype(np.float32)
@@ -55,7 +59,9 @@ def without_cast(image_bgr: np.ndarray) -> np.ndarray:
     gains = cast_gains(image_bgr)
     if gains is None:
         return image_bgr
-    return np.minimum(image_bgr * gains, 255).astype(np.uint8)
+    # a table per channel: the same values as multiplying each pixel, at a fraction of the cost
+    table = np.minimum(np.arange(256, dtype=np.uint8)[:, None] * gains, 255).astype(np.uint8)
+    return cv2.LUT(image_bgr, table.reshape(256, 1, 3))
 
 
 def under_lamp(image_bgr: np.ndarray, lamp: str) -> np.ndarray:
