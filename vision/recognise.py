@@ -471,17 +471,24 @@ class Recogniser:
         that part painted out (card_model.corner)."""
         return CardModel.load(MODEL_DIR / CORNER_MODEL_FILE) if self.reader is not None else None
 
-    def corner_readings(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
+    def corner_readings(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray,
+                        views: int = 1) -> list[CardReading]:
         """How the corner reader reads each of `quads` with the mask `cover` (the cards over
         them) painted out, as it was trained (HIDDEN_FILL), over this deck's codes, however
-        unsure (tools/eval_spreads.py --true-outlines measures it so)."""
+        unsure (tools/eval_spreads.py --true-outlines measures it so). With `views` > 1, each
+        outline is also read nudged (nudged_views) and the views' probabilities combined by
+        their geometric mean: a code every view leans to wins over one a single view is sure
+        of, and its share grows (see CORNER_VIEWS)."""
         if self.corner_reader is None or not quads:
             return [CardReading(None, 0.0, ()) for _ in quads]
         painted = image_bgr.copy()
         painted[cover > 0] = HIDDEN_FILL
+        looks = [v for q in quads for v in nudged_views(q, views)]
         probs = self.corner_reader.probabilities(
-            [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
-        return [self._learned(p)[0] for p in probs]
+            [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in looks], both_ends=True)
+        probs = probs.reshape(len(quads), -1, probs.shape[1])
+        combined = probs[:, 0] if probs.shape[1] == 1 else np.exp(np.log(probs + 1e-6).mean(axis=1))
+        return [self._learned(p / p.sum())[0] for p in combined]
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
@@ -689,3 +696,20 @@ def _merge(a: Profile, b: Profile) -> Profile:
 
 
 __all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]
+
+
+# the corner reader's views of one outline (corner_readings): as found, moved NUDGE of the
+# card's mean side each way across and along, grown and shrunk twice as much. A fanned card's
+# outline is proposed from its edges to within a few px, and the index's few px decide
+NUDGE = 0.02
+NUDGES = ((0, 0, 1.0), (1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+          (0, 0, 1 + 2 * NUDGE), (0, 0, 1 - 2 * NUDGE))
+
+
+def nudged_views(quad: np.ndarray, views: int) -> list[np.ndarray]:
+    """`quad` and views - 1 nudges of it (NUDGES, at most 7 views in all)."""
+    q = np.asarray(quad, np.float64)
+    centre = q.mean(axis=0)
+    side = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).mean())
+    return [((q - centre) * s + centre + np.array([dx, dy]) * NUDGE * side).astype(np.float32)
+            for dx, dy, s in NUDGES[:max(1, views)]]

@@ -21,7 +21,7 @@ import numpy as np
 from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
-from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, warp_card
+from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
@@ -60,6 +60,7 @@ class SpreadConfig:
     # a proposal read below fan_sure but at least this sure of some code: a card, fanned from
     # but not reported
     fan_unread: float = 0.3
+    fan_views: int = 1  # views of each proposal the corner reader combines (Recogniser.corner_readings)
     fine_short: float = 90.0  # px of the photo: cards with a shorter short side are searched again at full size ...
     few: int = 3  # ... and so is a photo where fewer cards than this were found (small cards go unoutlined)
     # a spread's cards are one size: long sides within this of the median (0.78: on photo-faced
@@ -131,9 +132,18 @@ class SpreadReader:
         return self.rec.lazy_reader(image_bgr, quads, lambda r, learned: doubted(r, learned, self.config))
 
     def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
-        """Recogniser.corner_readings, a reading less than fan_sure sure declined."""
-        return [r if r.confidence >= self.config.fan_sure else CardReading(None, r.confidence, r.likely)
-                for r in self.rec.corner_readings(image_bgr, quads, cover)]
+        """Recogniser.corner_readings, a reading less than fan_sure sure declined. Each
+        proposal is read as proposed first, and those that read as some card at least
+        fan_unread sure are read again in fan_views views (most proposals are no card:
+        reading them all so cost half as much again)."""
+        cfg = self.config
+        reads = self.rec.corner_readings(image_bgr, quads, cover)
+        again = [i for i, r in enumerate(reads) if r.card is not None and r.confidence >= cfg.fan_unread]
+        if cfg.fan_views > 1 and again:
+            looked = self.rec.corner_readings(image_bgr, [quads[i] for i in again], cover, cfg.fan_views)
+            for i, r in zip(again, looked):
+                reads[i] = r
+        return [r if r.confidence >= cfg.fan_sure else CardReading(None, r.confidence, r.likely) for r in reads]
 
     def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
                 grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
@@ -170,12 +180,14 @@ class SpreadReader:
             added: list[Recognition] = []
             unread: list[np.ndarray] = []
             taken = cover.copy()  # ... and those this round takes, surest first
+            took: list[tuple[np.ndarray, str | None]] = []
             for r, p in reads:
                 if r.card is None and r.confidence < cfg.fan_unread:
                     break
-                if _shows(p, taken) < cfg.fan_shows:
+                if _shows(p, taken) < cfg.fan_shows and not _lies_over(p, r.card, took, cover, cfg.fan_shows):
                     continue
                 taken |= cover_mask(taken.shape, [p])
+                took.append((p, r.card))
                 if r.card is not None:
                     added.append(Recognition(r.card, r.confidence, p, r.likely))
                 else:
@@ -400,6 +412,25 @@ def _shows(quad: np.ndarray, cover: np.ndarray) -> float:
     own = cover_mask(cover.shape, [quad])
     whole = cv2.contourArea(np.asarray(quad, np.float32))
     return cv2.countNonZero(cv2.bitwise_and(own, cv2.bitwise_not(cover))) / whole if whole > 0 else 0.0
+
+
+# outlines a round proposes that overlap this much are one card, whatever they read
+SAME_CARD = 0.6
+
+
+def _lies_over(quad: np.ndarray, code: str | None, took: list[tuple[np.ndarray, str | None]],
+               cover: np.ndarray, shows: float) -> bool:
+    """Whether a proposal that shows too little beside the cards a round took (`took`, with
+    their codes) is a card lying over some of them: a round proposes cards at several depths
+    of a fan, and the surest is not always the one on top. It is where it is no second
+    outline of a card taken (SAME_CARD, or the same code), and every card taken still shows
+    `shows` of itself beside the cards found (`cover`), it and the others taken."""
+    if not took or any(quad_iou(quad, q) >= SAME_CARD or (c is not None and c == code and quad_iou(quad, q) > 0)
+                       for q, c in took):
+        return False
+    quads = [q for q, _ in took]
+    return all(_shows(q, cover | cover_mask(cover.shape, [quad] + quads[:k] + quads[k + 1:])) >= shows
+               for k, q in enumerate(quads))
 
 
 def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
