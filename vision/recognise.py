@@ -101,6 +101,21 @@ class RecogniserConfig:
     # stands when the corner reader reads its rank at least this surely (on the dev photos,
     # whole and shrunk to 40-70 px, the learned reader was right in all 38 such disagreements)
     corner_backs: float = 0.9
+    # "both": a classic reading stands only where the learned reader gives its code at least
+    # this share of what it and the likeliest other colour of its rank get together (0.5: no
+    # less than that colour); else the table is asked, offered both. The classic reader names
+    # the colour from the ink it sees, another card's included (see other_colour_likelier)
+    colour_share: float = 0.5
+
+
+def other_colour_likelier(code: str, probs: dict[str, float], share: float) -> bool:
+    """Whether the learned reader (`probs`) gives `code` less than `share` of what it and the
+    likeliest other colour of its rank get together: the readers name two colours of one
+    rank, most often where another card's ink lies over the card or its outline."""
+    rank = rank_key(code)
+    other = max((v for c, v in probs.items() if c not in (code, MODEL_NONE) and rank_key(c) == rank), default=0.0)
+    own = probs.get(code, 0.0)
+    return own < share * (own + other)
 
 
 Likely = tuple[tuple[str, float], ...]
@@ -143,7 +158,8 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
         overruled = other and learned.confidence > classic.confidence
         contested = other and learned.confidence >= cfg.contest
         if not overruled or classic.confidence >= cfg.overrule:
-            if probs.get(classic.card, 0.0) >= cfg.veto and not contested:
+            if probs.get(classic.card, 0.0) >= cfg.veto and not contested \
+                    and not other_colour_likelier(classic.card, probs, cfg.colour_share):
                 return classic
         elif learned.confidence >= cfg.sure_alone:
             return learned  # an unsure classic reading the learned reader is surer against: as none

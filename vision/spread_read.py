@@ -18,9 +18,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .card_model import NONE as MODEL_NONE
 from .cardface import ASPECT
-from .classify_symbol import CANON_H, CANON_W, rank_key
+from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
 from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
@@ -49,11 +48,6 @@ class SpreadConfig:
     # (seed 11's photo-faced spreads: 3 wrong reports at 0.71-0.81 went, 1 right wild at 0.75 with them)
     doubt_learned: float = 0.02
     doubt_sure: float = 0.85
-    # ... and only where the learned reader gives its code at least this share of what it and
-    # the likeliest other colour of its rank get together (0.5: no less than that colour): two
-    # readers naming two colours of one rank is another card's ink over it (seeds 71-101's
-    # photo-faced spreads: 2 of 21 wrong reports gone, no right one)
-    colour_share: float = 0.5
     beside_rounds: int = 4  # rounds of reading the cards beside those found (see _beside)
     # ... which may overlap a card found by this much (a spread's rows lie loosely: a 30% overlap
     # is often 40% at one end), their part under it mirrored in from the rest
@@ -399,15 +393,9 @@ def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
 def doubted(reading: CardReading, learned: dict[str, float], config: SpreadConfig) -> CardReading:
     """A card of a spread is left out rather than guessed: a reading the learned reader all
     but rules out (`learned`: its probabilities) stands only where the classic reader is sure
-    of it, and none whose colour the learned reader gives less than another of its rank
-    (colour_share). (The single-card path asks the table instead; a spread's unread card is typed.)"""
-    if reading.card is None:
-        return reading
-    rank = rank_key(reading.card)
-    same_rank = max((v for c, v in learned.items() if c not in (reading.card, MODEL_NONE) and rank_key(c) == rank), default=0.0)
-    if learned.get(reading.card, 0.0) < config.colour_share * (learned.get(reading.card, 0.0) + same_rank):
-        return CardReading(None, reading.confidence, reading.likely)
-    if reading.confidence >= config.doubt_sure or learned.get(reading.card, 0.0) >= config.doubt_learned:
+    of it. (The single-card path asks the table instead; a spread's unread card is typed.)"""
+    if reading.card is None or reading.confidence >= config.doubt_sure or \
+            learned.get(reading.card, 0.0) >= config.doubt_learned:
         return reading
     return CardReading(None, reading.confidence, reading.likely)
 

@@ -328,19 +328,6 @@ def test_a_reading_the_learned_reader_rules_out_stands_only_when_sure() -> None:
     assert doubted(CardReading(None, 0.3), {}, cfg).card is None
 
 
-def test_a_colour_the_learned_reader_gives_less_than_another_of_the_rank_is_left_out() -> None:
-    # a red card's corner over a washed-out green 8 (seed 71's photo-faced spreads): the
-    # classic reader named its colour from the red ink, red 8 at 1.00, while the learned
-    # reader gave green 8 0.58 and red 8 0.41. Two readers naming two colours of one rank:
-    # left out (typed), however sure the classic one is
-    from tableref.vision.recognise import CardReading
-
-    cfg = SpreadConfig()
-    red = CardReading("red-8", 1.0, (("red-8", 1.0), ("yellow-8", 0.0)))
-    assert doubted(red, {"green-8": 0.577, "red-8": 0.411, "_none": 0.0}, cfg) == CardReading(None, 1.0, red.likely)
-    assert doubted(red, {"green-8": 0.3, "red-8": 0.6}, cfg) == red
-    assert doubted(red, {"red-3": 0.9, "red-8": 0.05}, cfg) == red  # another rank: the rule above
-
 def test_only_crops_that_are_a_whole_card_count_as_faces() -> None:
     # faces cut from photos (eval_spreads --photos, the pile clips) are whole cards (white rim
     # along every side, ink inside) is one; a crop reaching a quarter card past it onto a dark

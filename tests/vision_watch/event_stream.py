@@ -29,7 +29,7 @@ CLIPS = (
     ("uno", "synth:seed=1014,size=640x360,cards=4"),  # two take-backs
     ("uno", "synth:seed=1023,size=640x360,cards=4,players=6,uneven=1"),  # six seats, spaced as people sit
     ("uno", "synth:seed=1057,size=640x360,cards=4,jpeg=70"),  # a take-back, frames through JPEG
-    ("uno", "synth:seed=6,size=640x360,cards=4,deck=ono99_2022"),  # another deck: unsure reads, two declined
+    ("uno", "synth:seed=6,size=640x360,cards=4,deck=ono99_2022"),  # another deck: unsure reads, three declined
     ("uno", "synth:seed=1002,size=1280x720,cards=3"),
 )
 
