@@ -95,20 +95,25 @@ def test_a_deck_in_inks_between_the_known_ones_is_asked_about_rather_than_misrea
     """Every ink turned 20 degrees either way: an orange yellow, a lime one. Without the ink
     check the readers name the neighbouring colour of several cards at 0.95-1.0 (10 of 104
     with the generator-7 model); with it most of those are asked about (an orange nearer red
-    than yellow still reads red)."""
+    than yellow still reads red). The readers' colour rule (colour_share: two readers naming
+    two colours of one rank are asked) catches them too, without the ink check."""
     from tableref.vision.recognise import RecogniserConfig
     rng = np.random.default_rng(7)
     shots = [(odd_ink_shot(f"yellow-{r}", shift, rng), f"yellow-{r}") for shift in (-10, 10) for r in
              ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2") for _ in range(4)]
-    # the ink check alone: the readers' contest (a sure learned reading of another code)
-    # catches some of the same misreads, so it is off on both sides
-    unchecked = Recogniser("uno", config=RecogniserConfig(ink_sure=0.0, contest=1.01))
-    checked = Recogniser("uno", config=RecogniserConfig(contest=1.01))
-    before = [c for img, c in shots if unchecked.identify(img).card not in (None, c)]
-    after = [c for img, c in shots if checked.identify(img).card not in (None, c)]
+
+    def misread(config: RecogniserConfig) -> list[str]:
+        rec = Recogniser("uno", config=config)
+        return [c for img, c in shots if rec.identify(img).card not in (None, c)]
+    # each check alone: the readers' contest (a sure learned reading of another code) and
+    # their colour rule catch some of the same misreads, so they are off where not measured
+    before = misread(RecogniserConfig(ink_sure=0.0, contest=1.01, colour_share=0.0))
+    after = misread(RecogniserConfig(contest=1.01, colour_share=0.0))
     assert len(before) >= 3 and len(after) <= len(before) // 3, (before, after)
-    both = [c for img, c in shots if Recogniser("uno").identify(img).card not in (None, c)]
-    assert len(both) <= len(after), (both, after)
+    coloured = misread(RecogniserConfig(ink_sure=0.0, contest=1.01))
+    assert len(coloured) <= len(before) // 3, (before, coloured)
+    both = misread(RecogniserConfig())
+    assert len(both) <= min(len(after), len(coloured)), (both, after, coloured)
 
 
 def test_a_card_read_in_a_colour_its_ink_is_not_is_asked_about_offering_both() -> None:
