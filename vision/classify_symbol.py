@@ -26,8 +26,10 @@ UNO_PREFIX = ""          # UNO ranks are stored as plain ranks: "7", "skip", "wi
 NINETY_NINE_PREFIX = "99:"
 
 
+@functools.lru_cache(maxsize=None)
 def rank_key(code: str) -> str:
-    """Card code -> the label the symbol classifier predicts."""
+    """Card code -> the label the symbol classifier predicts (cached: the readers ask it for
+    every code of a reading's probabilities)."""
     from .cardface import is_ninety_nine, split_code
     if is_ninety_nine(code):
         return NINETY_NINE_PREFIX + code

@@ -494,7 +494,7 @@ class Recogniser:
         unsure (tools/eval_spreads.py --true-outlines measures it so). With `views` > 1, each
         outline is also read nudged (nudged_views) and the views' probabilities combined by
         their geometric mean: a code every view leans to wins over one a single view is sure
-        of, and its share grows (see CORNER_VIEWS)."""
+        of, and its share grows."""
         if self.corner_reader is None or not quads:
             return [CardReading(None, 0.0, ()) for _ in quads]
         painted = image_bgr.copy()
@@ -711,9 +711,6 @@ def _merge(a: Profile, b: Profile) -> Profile:
                    {"inks": inks} if inks else {})
 
 
-__all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]
-
-
 # the corner reader's views of one outline (corner_readings): as found, moved NUDGE of the
 # card's mean side each way across and along, grown and shrunk twice as much. A fanned card's
 # outline is proposed from its edges to within a few px, and the index's few px decide
@@ -729,3 +726,7 @@ def nudged_views(quad: np.ndarray, views: int) -> list[np.ndarray]:
     side = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).mean())
     return [((q - centre) * s + centre + np.array([dx, dy]) * NUDGE * side).astype(np.float32)
             for dx, dy, s in NUDGES[:max(1, views)]]
+
+
+__all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]
+
