@@ -492,19 +492,29 @@ class Recogniser:
         """How the corner reader reads each of `quads` with the mask `cover` (the cards over
         them) painted out, as it was trained (HIDDEN_FILL), over this deck's codes, however
         unsure (tools/eval_spreads.py --true-outlines measures it so). With `views` > 1, each
-        outline is also read nudged (nudged_views) and the views' probabilities combined by
-        their geometric mean: a code every view leans to wins over one a single view is sure
-        of, and its share grows."""
+        outline is also read nudged (nudged_views) and the views' probabilities combined
+        (corner_reading)."""
         if self.corner_reader is None or not quads:
             return [CardReading(None, 0.0, ()) for _ in quads]
+        looks = [nudged_views(q, views) for q in quads]
+        probs = self.corner_probabilities(image_bgr, [v for vs in looks for v in vs], cover)
+        return [self.corner_reading(p) for p in probs.reshape(len(quads), len(looks[0]), -1)]
+
+    def corner_probabilities(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> np.ndarray:
+        """The corner reader's probabilities (one row per outline of `quads`) with `cover`
+        painted out; needs the corner reader."""
+        assert self.corner_reader is not None
         painted = image_bgr.copy()
         painted[cover > 0] = HIDDEN_FILL
-        looks = [v for q in quads for v in nudged_views(q, views)]
-        probs = self.corner_reader.probabilities(
-            [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in looks], both_ends=True)
-        probs = probs.reshape(len(quads), -1, probs.shape[1])
-        combined = probs[:, 0] if probs.shape[1] == 1 else np.exp(np.log(probs + 1e-6).mean(axis=1))
-        return [self._learned(p / p.sum())[0] for p in combined]
+        return self.corner_reader.probabilities(
+            [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
+
+    def corner_reading(self, views: np.ndarray) -> CardReading:
+        """One outline's reading from its views' probabilities (views x classes), combined by
+        their geometric mean: a code every view leans to wins over one a single view is sure
+        of, and its share grows."""
+        combined = views[0] if len(views) == 1 else np.exp(np.log(views + 1e-6).mean(axis=0))
+        return self._learned(combined / combined.sum())[0]
 
     # ---------------------------------------------------------------- internals
     def _classify(self, warped_bgr: np.ndarray) -> tuple[str | None, float, dict[str, float]]:
@@ -729,4 +739,3 @@ def nudged_views(quad: np.ndarray, views: int) -> list[np.ndarray]:
 
 
 __all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]
-

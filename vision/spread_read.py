@@ -22,7 +22,7 @@ from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
 from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
-from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped
+from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
 from .spread_fit import snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
@@ -134,15 +134,20 @@ class SpreadReader:
     def _corner_reads(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> list[CardReading]:
         """Recogniser.corner_readings, a reading less than fan_sure sure declined. Each
         proposal is read as proposed first, and those that read as some card at least
-        fan_unread sure are read again in fan_views views (most proposals are no card:
-        reading them all so cost half as much again)."""
-        cfg = self.config
-        reads = self.rec.corner_readings(image_bgr, quads, cover)
+        fan_unread sure are read in the other fan_views - 1 views too (most proposals are no
+        card: reading them all so cost half as much again)."""
+        cfg, rec = self.config, self.rec
+        if rec.corner_reader is None or not quads:
+            return rec.corner_readings(image_bgr, quads, cover)
+        first = rec.corner_probabilities(image_bgr, quads, cover)
+        reads = [rec.corner_reading(p[None]) for p in first]
         again = [i for i, r in enumerate(reads) if r.card is not None and r.confidence >= cfg.fan_unread]
         if cfg.fan_views > 1 and again:
-            looked = self.rec.corner_readings(image_bgr, [quads[i] for i in again], cover, cfg.fan_views)
-            for i, r in zip(again, looked):
-                reads[i] = r
+            others = [nudged_views(quads[i], cfg.fan_views)[1:] for i in again]
+            more = rec.corner_probabilities(image_bgr, [v for vs in others for v in vs], cover)
+            more = more.reshape(len(again), len(others[0]), -1)
+            for i, m in zip(again, more):
+                reads[i] = rec.corner_reading(np.concatenate([first[i][None], m]))
         return [r if r.confidence >= cfg.fan_sure else CardReading(None, r.confidence, r.likely) for r in reads]
 
     def _fanned(self, image_bgr: np.ndarray, kept: list[Recognition],
