@@ -35,6 +35,7 @@ from tableref.vision.motion import MotionConfig, Normaliser
 from tableref.vision.recognise import Recogniser
 from tableref.vision.sources import open_source
 from tableref.vision.synth.scene import SceneParams, SynthScene, parse_size
+from tableref.vision.tunables import with_settings
 from tableref.vision.watcher import PileWatcher, WatcherConfig
 
 
@@ -201,7 +202,7 @@ def accuracy(clips: int, first_seed: int, recogniser: Recogniser, photos: str | 
 
 
 def paced(clips: int, first_seed: int, recogniser: Recogniser, size: str, photos: str | None = None,
-          speed: float = 1.0) -> None:
+          speed: float = 1.0, config: WatcherConfig = WatcherConfig()) -> None:
     """Wall-clock latency from a card settling to its event, on clips paced as recorded.
 
     Each clip is rendered first and held as JPEG (rendering is no camera's work); then each
@@ -222,7 +223,7 @@ def paced(clips: int, first_seed: int, recogniser: Recogniser, size: str, photos
         encoded = [(f.index, f.t, cv2.imencode(".jpg", f.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]) for f in source]
         truth = source.ground_truth()  # type: ignore[attr-defined]
         fps = float(truth["fps"])
-        watcher = PileWatcher(recogniser)
+        watcher = PileWatcher(recogniser, config=config)
         by_frame, by_wall, by_own = [], [], []
         done = 0.0  # when the frame fed last would have been done on a core of its own (clip seconds)
         start = time.perf_counter()
@@ -283,23 +284,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deck", default=None,
                    help="the recogniser's deck for --score (default: uno, the rendered clips' deck, as the app "
                         "passes the game's deck; auto with --photos)")
-    p.add_argument("--look-frames", type=int, default=WatcherConfig.look_frames, metavar="N",
-                   help="--score: frames an unsure card is read on before it is reported "
-                        f"(default {WatcherConfig.look_frames}; 1 reads the settled frame alone)")
+    p.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                   help="--score, --paced: change a field of the watcher's WatcherConfig (e.g. look_frames=1: "
+                        "an unsure card read on the settled frame alone; motion.settled_reach=2)")
     args = p.parse_args(argv)
-    if args.look_frames < 1:
-        p.error("--look-frames must be at least 1")
+    try:
+        config = with_settings(WatcherConfig(), args.set)
+    except ValueError as exc:
+        p.error(str(exc))
     cv2.setNumThreads(1)
     if args.speed <= 0:
         p.error("--speed must be positive")
     deck = args.deck or ("auto" if args.photos else "uno")
     if args.paced:
-        paced(args.paced, args.seed, Recogniser(deck=deck), args.size or "1280x720", args.photos, args.speed)
+        paced(args.paced, args.seed, Recogniser(deck=deck), args.size or "1280x720", args.photos, args.speed, config)
         return 0
     if args.score:
         print(f"recogniser deck: {deck}")
         accuracy(args.score, args.seed, Recogniser(deck=deck), args.photos, args.size or "640x360",
-                 WatcherConfig(look_frames=args.look_frames))
+                 config)
         return 0
     recogniser = Recogniser(deck=args.deck or "auto")
     memory(args.minutes, recogniser)  # first: the speed runs hold their frames in memory

@@ -15,7 +15,7 @@ Modes:
            webcam shows it (tools/other_clips.py's cards are 36-72 px), each end up.
 
     python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|small|all] [--profile-seeds 1 2 3]
-                                [--reader classic|model|both] [--veto P] [--sure-alone P] [--agree P] [--overrule P] [--contest P]
+                                [--reader classic|model|both] [--set FIELD=VALUE ...]
 
 Every mode prints the wrong-code rate beside the accuracy, and a reliability table (reported
 confidence against how often the code was right).
@@ -39,8 +39,9 @@ from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.enrolment import build_enrolled
 from tableref.vision.profiles import Profile, build_builtin, builtin_profile
 from tableref.vision.recognise import Recogniser, RecogniserConfig
+from tableref.vision.tunables import with_settings
 
-CONFIG = RecogniserConfig()  # set from the command line (--reader, --veto, --sure-alone, --agree, --overrule, --contest)
+CONFIG = RecogniserConfig()  # set from the command line (--reader, --set)
 
 DEFAULT_PHOTOS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "photos"
 
@@ -255,15 +256,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-seeds", type=int, nargs="*", default=[], metavar="SEED",
                     help="also rebuild the built-in profile with these render seeds and score each (slow)")
     ap.add_argument("--reader", choices=("classic", "model", "both"), default=CONFIG.reader)
-    ap.add_argument("--veto", type=float, default=CONFIG.veto)
-    ap.add_argument("--sure-alone", type=float, default=CONFIG.sure_alone)
-    ap.add_argument("--agree", type=float, default=CONFIG.agree)
-    ap.add_argument("--overrule", type=float, default=CONFIG.overrule)
-    ap.add_argument("--contest", type=float, default=CONFIG.contest)
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                    help="change a field of RecogniserConfig (e.g. contest=1.01 turns that rule off; veto=0.01)")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each photo as a camera that ignores this lamp takes it")
     args = ap.parse_args(argv)
-    CONFIG = replace(CONFIG, reader=args.reader, veto=args.veto, sure_alone=args.sure_alone, agree=args.agree,
-                     overrule=args.overrule, contest=args.contest)
+    try:
+        CONFIG = with_settings(replace(CONFIG, reader=args.reader), args.set)
+    except ValueError as exc:
+        ap.error(str(exc))
     cv2.setNumThreads(1)
     t0 = time.time()
     photos = load_photos(args.photos)

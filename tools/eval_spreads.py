@@ -37,10 +37,10 @@ from tableref.vision.find_card import quad_iou
 from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_read import SpreadConfig, read_spread, spread_outlines
 from tableref.vision.spread_peel import cover_mask
-from tableref.vision.spread_scan import ScanConfig
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
+from tableref.vision.tunables import with_settings
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
@@ -82,27 +82,10 @@ def enlarged(img: np.ndarray, cards: list, scale: float) -> tuple[np.ndarray, li
 
 
 def spread_config(settings: list[str]) -> SpreadConfig:
-    """SpreadConfig with each "field=value" of `settings` set (a pair as "a,b"; a field of the
-    window scan as "scan.sure=0.9"); ValueError naming the fields where one is unknown or its
-    value does not parse."""
-    changes: dict[str, dict[str, object]] = {"": {}, "scan": {}}
-    for item in settings:
-        name, _, value = item.partition("=")
-        part, _, field = name.rpartition(".")
-        owner = SpreadConfig() if not part else ScanConfig() if part == "scan" else None
-        fields = {f.name for f in dataclasses.fields(owner)} - {"scan"} if owner is not None else set()
-        if field not in fields or not value:
-            known = [f.name for f in dataclasses.fields(SpreadConfig) if f.name != "scan"] + \
-                [f"scan.{f.name}" for f in dataclasses.fields(ScanConfig)]
-            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(known)}")
-        default = getattr(owner, field)
-        try:
-            changes[part][field] = tuple(float(v) for v in value.split(",")) if isinstance(default, tuple) \
-                else type(default)(value)
-        except ValueError:
-            raise ValueError(f"--set {item!r}: {value!r} is not a {type(default).__name__}") from None
-    scan = dataclasses.replace(ScanConfig(), **changes["scan"])
-    return dataclasses.replace(SpreadConfig(), scan=scan, **changes[""])
+    """SpreadConfig with each "field=value" of `settings` set (see vision/tunables.py: a pair
+    as "a,b"; a field of the window scan as "scan.sure=0.9"); ValueError naming the fields
+    where one is unknown or its value does not parse."""
+    return with_settings(SpreadConfig(), settings)
 
 
 def main(argv: list[str] | None = None) -> int:

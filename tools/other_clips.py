@@ -3,6 +3,7 @@ scored on its clips: the nearest thing here to the held-out clips of another sce
 
     .venv/bin/python tools/other_clips.py --clips 12 --seed 100 [--size 1280x720] [--players 2 6]
         [--photos ../shared/data/photos] [--keep DIR] [--bumps N] [--lamp warm] [--jpeg Q]
+        [--set FIELD=VALUE ...]
 
 vision/synth draws the image directly, with hands brought in along a scripted path. This one
 draws a table plane and looks at it through a camera: everything (cards, hands, arms, their
@@ -16,7 +17,7 @@ top card taken back, patterned cloths, a camera rolled any way round, auto-expos
 follows what covers the frame, and frame rates below 25. --bumps N knocks the camera N times
 per clip (shifted, turned and zoomed a little, with two frames of shake; see OtherScene._knocks).
 --jpeg Q passes each frame through JPEG at quality Q before the video is written, as a USB
-webcam's MJPEG stream does.
+webcam's MJPEG stream does. --set changes a field of the watcher's WatcherConfig, to sweep it.
 
 Truth per clip: fps, seat_bearings (image degrees, 0 = right, counter-clockwise) and events
 (landed/removed, card, settled frame: the first frame the card lies still and no hand covers
@@ -402,9 +403,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="a lamp the camera's white balance leaves in the picture")
     ap.add_argument("--jpeg", type=int, default=None, metavar="Q",
                     help="each frame through JPEG at quality Q first, as a webcam's MJPEG stream (e.g. 40)")
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                    help="change a field of the watcher's WatcherConfig (e.g. settle_s=0.06; motion.settled_reach=2)")
     args = ap.parse_args(argv)
     if args.jpeg is not None and not 5 <= args.jpeg <= 100:
         ap.error("--jpeg must be between 5 and 100")
+    from tableref.vision.tunables import with_settings
+    from tableref.vision.watcher import WatcherConfig
+    try:
+        config = with_settings(WatcherConfig(), args.set)
+    except ValueError as exc:
+        ap.error(str(exc))
     w, h = (int(v) for v in args.size.lower().split("x"))
     from tableref.vision.recognise import Recogniser
     rec = Recogniser(deck=args.deck)
@@ -423,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             truth = scene.truth()
             if keep:
                 path.with_suffix(".json").write_text(json.dumps(truth, indent=1))
-            clip = score_clip(truth, watch_events(str(path), rec), f"seed {seed}")
+            clip = score_clip(truth, watch_events(str(path), rec, config), f"seed {seed}")
             total = total.add(clip)
             print(f"seed {seed} ({players} players, {scene.fps:g} fps): {clip.summary()}; {clip.seat_summary()}",
                   flush=True)

@@ -67,10 +67,10 @@ DARK_FIELD_RANKS = {"99:ono99", BACK_LABEL, NONE_LABEL}
 @dataclass(frozen=True)
 class RecogniserConfig:
     """How the two readers' answers become one (see _combine); the evaluation tools change
-    these (tools/eval_photos.py --reader, --veto)."""
+    these (tools/eval_photos.py --reader, --set veto=P)."""
     reader: str = "both"          # "classic", "model", or "both" (each checks the other)
     min_confidence: float = 0.6   # "model": the learned reader's floor when it reads alone
-    # set on the dev photos (tools/eval_photos.py --mode builtin --veto V --sure-alone S): 0.001
+    # set on the dev photos (tools/eval_photos.py --mode builtin --set veto=V sure_alone=S): 0.001
     # keeps every right reading the classic reader makes there and vetoes one wrong code of four
     veto: float = 0.001           # "both": a code the learned reader gives less than this is vetoed
     sure_alone: float = 0.9       # "both": the learned reader alone, where the classic one declines

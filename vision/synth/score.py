@@ -14,6 +14,7 @@ wrong although sure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -137,12 +138,13 @@ def _score_seat(s: Score, seat_bearings: list[float], ev: dict, r: dict, name: s
                              f"{r.get('bearing_confidence')}; seats at {seat_bearings})")
 
 
-def watch_events(spec: str, recogniser: object = None) -> list[dict]:
-    """Run a PileWatcher over a source spec (file, folder, synth:...) and return its events as dicts."""
+def watch_events(spec: str, recogniser: object = None, config: Any = None) -> list[dict]:
+    """Run a PileWatcher over a source spec (file, folder, synth:...) and return its events as
+    dicts; `config`: its WatcherConfig (default the shipped one)."""
     from tableref.vision.sources import open_source
-    from tableref.vision.watcher import PileWatcher
+    from tableref.vision.watcher import PileWatcher, WatcherConfig
 
-    watcher = PileWatcher(recogniser)
+    watcher = PileWatcher(recogniser, config=config or WatcherConfig())
     source = open_source(spec)
     out: list[dict] = []
     try:
