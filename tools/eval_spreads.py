@@ -81,13 +81,6 @@ def enlarged(img: np.ndarray, cards: list, scale: float) -> tuple[np.ndarray, li
     return big, [dataclasses.replace(c, quad=(c.quad * scale).astype(np.float32)) for c in cards]
 
 
-def spread_config(settings: list[str]) -> SpreadConfig:
-    """SpreadConfig with each "field=value" of `settings` set (see vision/tunables.py: a pair
-    as "a,b"; a field of the window scan as "scan.sure=0.9"); ValueError naming the fields
-    where one is unknown or its value does not parse."""
-    return with_settings(SpreadConfig(), settings)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=11)
@@ -109,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9; scan.sure=0.97)")
     args = ap.parse_args(argv)
     try:
-        config = spread_config(args.set)
+        config = with_settings(SpreadConfig(), args.set)
     except ValueError as exc:
         print(f"eval_spreads: {exc}", file=sys.stderr)
         return 2

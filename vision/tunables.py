@@ -29,6 +29,15 @@ def settable(config: Any, prefix: str = "") -> list[str]:
     return names
 
 
+def _kind(default: Any) -> str:
+    """What a value for a field with this default is written as, for an error."""
+    if isinstance(default, bool):
+        return "bool (true or false)"
+    if isinstance(default, tuple):
+        return "pair a,b" if len(default) == 2 else f"{len(default)} numbers a,b,..."
+    return type(default).__name__
+
+
 def _parsed(text: str, default: Any) -> Any:
     """`text` as a value of the default's type; ValueError if it is not one."""
     if isinstance(default, bool):
@@ -36,45 +45,40 @@ def _parsed(text: str, default: Any) -> Any:
             raise ValueError(text)
         return text.lower() in _YES
     if isinstance(default, tuple):
-        parts = [type(d)(v) for d, v in zip(default, text.split(","))]
-        if len(parts) != len(default) or text.count(",") != len(default) - 1:
+        parts = text.split(",")
+        if len(parts) != len(default):
             raise ValueError(text)
-        return tuple(parts)
-    if default is None:
-        raise ValueError(text)  # no type to read it as
+        return tuple(type(d)(v) for d, v in zip(default, parts))
     return type(default)(text)
+
+
+def _with(config: T, path: list[str], text: str) -> T:
+    """`config` with the field at `path` (a nested object's field after its name) read from
+    `text`; ValueError naming what the value is written as where it does not parse."""
+    value = getattr(config, path[0])
+    if len(path) > 1:
+        new = _with(value, path[1:], text)
+    else:
+        try:
+            new = _parsed(text, value)
+        except (TypeError, ValueError):  # TypeError: a field whose default (None) has no type to read it as
+            raise ValueError(_kind(value)) from None
+    return dataclasses.replace(config, **{path[0]: new})  # type: ignore[type-var]
 
 
 def with_settings(config: T, settings: Iterable[str]) -> T:
     """`config` with each "FIELD=VALUE" of `settings` set. ValueError, one line naming the
     settable fields, where a field is unknown; naming the type where a value does not parse."""
-    changes: dict[str, str] = {}
+    names = settable(config)
     for item in settings:
-        name, eq, value = item.partition("=")
-        if not eq or not value or name not in settable(config):
-            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(settable(config))}")
-        changes[name] = value
-    return _changed(config, changes, item_of={name: f"{name}={value}" for name, value in changes.items()})
-
-
-def _changed(config: T, changes: dict[str, str], item_of: dict[str, str], prefix: str = "") -> T:
-    here: dict[str, Any] = {}
-    for f in dataclasses.fields(config):  # type: ignore[arg-type]
-        value = getattr(config, f.name)
-        if dataclasses.is_dataclass(value):
-            inner = {k: v for k, v in changes.items() if k.startswith(f"{prefix}{f.name}.")}
-            if inner:
-                here[f.name] = _changed(value, inner, item_of, f"{prefix}{f.name}.")
-        elif prefix + f.name in changes:
-            text = changes[prefix + f.name]
-            try:
-                here[f.name] = _parsed(text, value)
-            except ValueError:
-                kind = "pair a,b" if isinstance(value, tuple) and len(value) == 2 else \
-                    f"{len(value)} numbers a,b,..." if isinstance(value, tuple) else \
-                    "bool (true or false)" if isinstance(value, bool) else type(value).__name__
-                raise ValueError(f"--set {item_of[prefix + f.name]!r}: {text!r} is not a valid {kind}") from None
-    return dataclasses.replace(config, **here) if here else config  # type: ignore[type-var]
+        name, eq, text = item.partition("=")
+        if not eq or not text or name not in names:
+            raise ValueError(f"--set {item!r}: expected FIELD=VALUE, FIELD one of {', '.join(names)}")
+        try:
+            config = _with(config, name.split("."), text)
+        except ValueError as kind:
+            raise ValueError(f"--set {item!r}: {text!r} is not a valid {kind}") from None
+    return config
 
 
 __all__ = ["settable", "with_settings"]

@@ -56,3 +56,8 @@ def test_the_clip_tool_refuses_a_bad_setting_before_any_clip_is_made() -> None:
                           "--set", "settle_s=soon"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "'soon' is not a valid float" in run.stderr.strip().splitlines()[-1]
     assert "Traceback" not in run.stderr and not run.stdout.strip()
+
+
+def test_a_field_left_none_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="is not a valid NoneType"):
+        with_settings(SpreadConfig(scan=None), ["scan=0.9"])

@@ -14,9 +14,12 @@ wrong although sure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from tableref.vision.watch_config import WatcherConfig
 
 
 @dataclass
@@ -138,7 +141,7 @@ def _score_seat(s: Score, seat_bearings: list[float], ev: dict, r: dict, name: s
                              f"{r.get('bearing_confidence')}; seats at {seat_bearings})")
 
 
-def watch_events(spec: str, recogniser: object = None, config: Any = None) -> list[dict]:
+def watch_events(spec: str, recogniser: object = None, config: WatcherConfig | None = None) -> list[dict]:
     """Run a PileWatcher over a source spec (file, folder, synth:...) and return its events as
     dicts; `config`: its WatcherConfig (default the shipped one)."""
     from tableref.vision.sources import open_source
