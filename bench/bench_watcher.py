@@ -55,17 +55,18 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
         base = min(base, time.perf_counter() - t0)
     timings = {}
     runs = (("without reading", None, WatcherConfig()), ("with reading", recogniser, WatcherConfig()),
-            ("without reading, no bearings", None, WatcherConfig(bearings=False)))
+            ("without reading, no bearings", None, WatcherConfig(bearings=False)),
+            ("with reading, none ahead", recogniser, WatcherConfig(read_ahead=False)))
     reads: list[float] = []
     cpu: list[float] = []  # the same reads in this process's CPU time (a busy machine adds wall time only)
     asked: list[tuple[tuple, dict]] = []  # each read's arguments, to be read again (see _replayed)
     # the runs without reading take turns three times and keep their best: a busy machine
     # slows one run or another, not the watcher
-    for label, rec, config in [runs[0], runs[2]] * 3 + [runs[1]]:
+    for label, rec, config in [runs[0], runs[2]] * 3 + [runs[1], runs[3]]:
         watcher = PileWatcher(rec, config=config)
         events = 0
-        with _timed_reads(reads if rec is not None else [], cpu if rec is not None else [],
-                          asked if rec is not None else []):
+        timed = label == "with reading"
+        with _timed_reads(reads if timed else [], cpu if timed else [], asked if timed else []):
             t0 = time.perf_counter()
             for i, f in enumerate(frames):
                 events += len(watcher.feed(i, i / 25.0, f))
@@ -74,6 +75,7 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
     bare, events = timings["without reading"]
     full, _ = timings["with reading"]
     plain, _ = timings["without reading, no bearings"]
+    behind, _ = timings["with reading, none ahead"]
     base_frame = base / n_frames
     again = _replayed(asked)
     per_read = (f"{len(reads)} reads, median {np.median(reads) * 1000:.0f} ms per read "
@@ -85,7 +87,8 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
     print(f"{size[0]}x{size[1]} [{n_frames} frames, 1 thread]: baseline cvtColor+resize {_fps(n_frames, base):.0f} fps; "
           f"watcher {_fps(n_frames, bare):.0f} fps without reading ({bare / base:.1f}x baseline time), "
           f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({full / base:.1f}x baseline "
-          f"time; {per_read}); bearings cost {bare / plain:.2f}x the time of the run without them and without "
+          f"time; {per_read}); reading each settling card a frame ahead (WatcherConfig.read_ahead) costs "
+          f"{full / behind:.2f}x the time of the same run without it ({_fps(n_frames, behind):.0f} fps); bearings cost {bare / plain:.2f}x the time of the run without them and without "
           f"reading ({_fps(n_frames, plain):.0f} fps)")
 
 

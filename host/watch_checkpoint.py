@@ -36,7 +36,7 @@ from .vision.motion import MotionConfig, View
 VERSION = 5  # 2: the watcher keeps its state in its stages (motion, book, judge); 3: views packed small;
 # 4: the landing judge keeps a notice for the user (an older checkpoint lacks it: primed from the journal instead);
 # 5: ... and when it last fitted a camera move
-KEEP_OUT = ("recogniser",)  # attached again on restore, never saved
+KEEP_OUT = ("recogniser", "_ahead")  # attached again on restore / worked out again from the next frame, never saved
 SMALLEST_PACKED = 1024  # bytes: smaller arrays are pickled as they are
 LEVEL_TRIES = 40  # float32 steps either side of the estimated exposure factor
 

@@ -96,6 +96,7 @@ class LandingJudge:
         # the stillness (its start) in which a change at the frame's edge was read, and how often
         self.cut_tried: tuple[float, int] = (-1.0, 0)
         self.move_tried = -1.0  # ... in which the settled change was fitted as the camera moving
+        self.unmoved: tuple[float, bool] | None = None  # ... and a fit that found no move in it (thorough?)
         self.notice: str | None = None  # what the user should know now (see aim_notice), else None
         self.unread: Unread | None = None  # a change across the frame's own edge read as no card
 
@@ -112,15 +113,33 @@ class LandingJudge:
         if not motion.still:
             return self._moving(frame_index, t, n, roi, motion, read)
         self.quiet_frames += 1
-        if self.deferred is not None and not self.disturbed and lasted(self.deferred[1], t, self.config.defer_still_s):
+        if self._defer_lapsed(t):
             # nothing moved since: no hand holds or hovers there after all (what lies beside
             # the card is a nudged card, or the hand went unseen)
             self.report_now = True
             self.disturbed = True
-        if (not self.disturbed or self.quiet_frames < self.config.min_settle_frames
-                or not lasted(self.t_motion, t, self.config.settle_s)):
+        if not self._due(t, self.disturbed, self.quiet_frames):
             return []
         return self._settled(frame_index, t, n, motion, read)
+
+    def due_next(self, t: float) -> bool:
+        """Whether a still frame at `t`, the next, will be judged as settled (see step): the
+        watcher then makes that judgement's reads ahead, on this frame (PileWatcher.feed)."""
+        return self.looking is None and self._due(t, self.disturbed or self._defer_lapsed(t), self.quiet_frames + 1)
+
+    def judged_ahead(self, ahead: "LandingJudge") -> None:
+        """`ahead`, a copy of this judge, has judged this frame as the next (see due_next).
+        Where it fitted no camera move in this stillness, the same fit on the next frame,
+        still too, would not either: it (5-35 ms) is not made again."""
+        if ahead.unmoved is not None and ahead.unmoved[0] == self._stillness:
+            self.unmoved = ahead.unmoved
+
+    def _defer_lapsed(self, t: float) -> bool:
+        return self.deferred is not None and not self.disturbed and lasted(self.deferred[1], t, self.config.defer_still_s)
+
+    def _due(self, t: float, disturbed: bool, quiet_frames: int) -> bool:
+        return (disturbed and quiet_frames >= self.config.min_settle_frames
+                and lasted(self.t_motion, t, self.config.settle_s))
 
     def _moving(self, frame_index: int, t: float, n: View, roi: Roi, motion: Motion, read: Read) -> list[Event]:
         """A frame in which something moves in the region (or the exposure does)."""
@@ -295,7 +314,10 @@ class LandingJudge:
         if self.move_tried >= since:
             return False
         self.move_tried = since
+        if self.unmoved == (since, thorough):
+            return False  # so fitted on the still frame before, judged ahead (see judged_ahead)
         m = camera_move(self.book.image, n, self.config.motion, thorough)
+        self.unmoved = (since, thorough) if m is None else None
         if m is None:
             return False
         log.info("the camera moved (%.1f, %.1f working px): following the pile", m[0, 2], m[1, 2])

@@ -61,9 +61,13 @@ class Normaliser:
 
 @dataclass
 class View:
-    """A frame at working size: the raw small image and its illumination-normalised ratio."""
+    """A frame at working size: the raw small image and its illumination-normalised ratio.
+    Never changed once made (pile_book.py patches a copy), so copies of what holds it share it."""
     small: np.ndarray  # uint8 BGR
     ratio: np.ndarray  # float32 BGR, about 1 where the frame is locally flat
+
+    def __deepcopy__(self, memo: dict) -> "View":
+        return self
 
 
 SATURATED = 248

@@ -54,4 +54,7 @@ class WatcherConfig:
     look_conflict: float = 0.5  # ... where a second code read this surely makes them disagree (declined)
     early_confidence: float = 0.9  # a card read this surely is reported while the hand is still leaving
     side_confidence: float = 0.6  # a reading this sure came from a whole card's outline: its size is the cards'
+    # work out on the first still frame what the next will be judged to show, if it keeps
+    # still (watcher.feed): the read then costs no time after the card has settled
+    read_ahead: bool = True
     beside_reach: float = 0.3  # change further than this many card short sides from the card read lies beside it

@@ -34,6 +34,13 @@ still frames (`look_frames`, within `look_s`) and reported as those readings rea
 together (see look_again.py); anything moving ends the look and reports what was read,
 and so does the end of the source (`finish`).
 
+The read is the slow part (about 50 ms at 1280x720, more than a frame's time at 25 fps), and
+the card has lain still a frame before the settled frame judges it: on that first still
+frame a copy of the judge judges it as the next frame will, and the reads it makes serve
+the next frame where their crop and change are the same and not a pixel of the crop has
+changed since (`read_ahead`). The copy is thrown away: the next frame is judged as ever,
+only sooner done.
+
 The stages, each in its own module, the data flowing one way (this module only wires them):
 frames -> motion.py (a small, lighting-normalised view) -> pile_motion.py (what moved, and
 whether the hand left) -> landing.py (when all is still: what the settled change is; before
@@ -46,9 +53,11 @@ recogniser, which stays here (a checkpoint saves the rest).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import copy
+from dataclasses import dataclass, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from .bearing import BearingTrail
@@ -56,15 +65,38 @@ from .landing import LandingJudge
 from .motion import Normaliser, View
 from .pile_book import Event, PileBook
 from .pile_change import ChangeSizes, Roi, roi_of, without_halo
+from .pile_change import changed as changed_between
 from .pile_motion import PileMotion
 from .pile_outline import small_quad, whole_card
-from .pile_read import reading_window
+from .pile_read import Read, reading_window
 from .pile_region import Box, PileRegion, RegionError
 from .top_card import Outlines, Reading, read_outlines, read_top_card
 from .watch_config import WatcherConfig
 
 __all__ = ["Event", "PileWatcher", "WatcherConfig"]
 
+@dataclass(frozen=True)
+class DoneRead:
+    """A read made on this frame or, `carried`, on the still frame before it (see feed)."""
+    box: Box
+    changed: np.ndarray
+    side: float | None
+    reading: Reading
+    view: View  # the frame it was made on, at working size
+    carried: bool = False
+
+    def serves(self, box: Box, changed: np.ndarray, side: float | None) -> bool:
+        """Whether it is the read of the crop `box` with the change `changed`: the same
+        change, or, if it was made on the still frame before, one that a frame's noise may
+        have made of it (CARRIED_IOU). The crop must be the same: a read depends on it."""
+        if self.box != box or self.side != side:
+            return False
+        if not self.carried:
+            return np.array_equal(self.changed, changed)
+        return cv2.countNonZero(self.changed & changed) >= CARRIED_IOU * cv2.countNonZero(self.changed | changed)
+
+
+CARRIED_IOU = 0.95  # a read of the still frame before serves a change this like it (see DoneRead)
 NOTICE_QUIET_S = 10.0  # s: a notice gone this long is news again when it comes back (see fresh_notice)
 
 
@@ -83,6 +115,7 @@ class PileWatcher:
         self._last_event = -1  # frame of the last event reported: older motion belongs to earlier cards
         self._last_frame = (-1, 0.0)  # index and time of the last frame fed (the stream may end there)
         self._told: tuple[str, float] | None = None  # the notice fresh_notice last told, and when it last held
+        self._ahead: list[DoneRead] = []  # the next frame's reads, made on this one (see feed)
 
     # -- set-up on the first frame --------------------------------------------------------
     def _start(self, frame: np.ndarray) -> None:
@@ -143,6 +176,7 @@ class PileWatcher:
             self._start(frame)
         assert self._norm is not None
         n = self._norm(frame)
+        last_t = self._last_frame[1] if self._last_frame[0] >= 0 else t
         self._last_frame = (frame_index, t)
         if self._trail is not None:
             self._trail.feed(frame_index, n.small)
@@ -153,13 +187,26 @@ class PileWatcher:
         box = self.region.box()
         roi = roi_of(box)
         motion = self._motion.step(n, box, roi, self._book.image)
+        # the reads worked out on the last frame for this one hold while nothing moves (see below)
+        ahead, self._ahead = self._ahead, []
+        done = [replace(r, carried=True) for r in ahead] if motion.still else []  # this frame's reads (see _read)
 
-        done: list[tuple[Box, np.ndarray, float | None, Reading]] = []  # this frame's reads (see _read)
+        def reader(judge: LandingJudge) -> Read:
+            def read(view: View, at: Roi, interior: np.ndarray, outlines: Outlines | None = None) -> Reading:
+                return self._read(frame, view, at, interior, done, judge.book, outlines)
+            return read
 
-        def read(view: View, at: Roi, interior: np.ndarray, outlines: Outlines | None = None) -> Reading:
-            return self._read(frame, view, at, interior, done, outlines)
-
-        return self._reported(self._judge.step(frame_index, t, n, roi, motion, read), frame_index)
+        events = self._judge.step(frame_index, t, n, roi, motion, reader(self._judge))
+        dt = t - last_t
+        if self.config.read_ahead and motion.still and dt > 0 and self._judge.due_next(t + dt):
+            # The next frame, if still too, will be judged as settled: make its reads now, on
+            # a copy of the judge judging this frame as that one, for otherwise a frame's time
+            # passes idle before the read, the slow part, and the event waits on it after.
+            judge = copy.deepcopy(self._judge, {id(self.config): self.config, id(self.config.motion): self.config.motion})
+            judge.step(frame_index + 1, t + dt, n, roi, motion, reader(judge))
+            self._ahead = [r for r in done if not r.carried]
+            self._judge.judged_ahead(judge)
+        return self._reported(events, frame_index)
 
     def finish(self) -> list[Event]:
         """The source has ended: the events still owed. A landing being read again on the
@@ -196,30 +243,38 @@ class PileWatcher:
         return replace(event, bearing=found.degrees, bearing_confidence=found.confidence)
 
     def _read(self, frame: np.ndarray, n: View, roi: Roi, interior: np.ndarray,
-              done: list[tuple[Box, np.ndarray, float | None, Reading]], outlines: Outlines | None = None) -> Reading:
+              done: list[DoneRead], book: PileBook,
+              outlines: Outlines | None = None) -> Reading:
         """Read the top card where the pixels `interior` of `roi` changed: in a crop of the
         full-resolution frame, from the change without its halo (pile_read.py). `done` holds
         this frame's reads so far: the same crop and change read again on the same frame (a
         change at the frame's edge is read to judge it, then as a landing) is the same
-        reading, and reading is the slow part. `outlines` (an earlier frame's, of the same
+        reading, and reading is the slow part. `book` is the pile's record of the judge that
+        reads (a copy judging ahead has its own). `outlines` (an earlier frame's, of the same
         settled card) are read again on this frame, not searched for (top_card.read_outlines)."""
-        assert self._norm is not None and self._book is not None
+        assert self._norm is not None
         if outlines is not None:
             return read_outlines(self.recogniser, frame, outlines)
-        core = without_halo(n, self._book.image, roi, interior, self.config.motion)
+        core = without_halo(n, book.image, roi, interior, self.config.motion)
         fh, fw = frame.shape[:2]
         box, changed = reading_window(core, interior, roi, self._norm.scale, self._norm.small_size, (fw, fh))
-        side = self._card_side()
-        for was_box, was_changed, was_side, reading in done:
-            if was_box == box and was_side == side and np.array_equal(was_changed, changed):
-                return reading
+        side = book.card_side()
+        for was in done:
+            if was.serves(box, changed, side) and (not was.carried or self._unchanged(was, n)):
+                return was.reading
         reading = read_top_card(self.recogniser, frame, box, changed, side)
-        done.append((box, changed, side, reading))
+        done.append(DoneRead(box, changed, side, reading, n))
         return reading
 
-    def _card_side(self) -> float | None:
-        """The cards' short side (frame pixels) as the last sure readings outlined it (pile_book.py)."""
-        return None if self._book is None else self._book.card_side()
+    def _unchanged(self, was: DoneRead, n: View) -> bool:
+        """Whether the crop `was` read shows as it did on the still frame it was read on,
+        not a pixel changed beyond noise: the region as a whole keeping still may yet hide a
+        hand that drifts over the card."""
+        assert self._norm is not None
+        s = self._norm.scale
+        x0, y0, x1, y1 = was.box
+        at = roi_of((int(x0 * s), int(y0 * s), int(x1 * s + 1), int(y1 * s + 1)))
+        return cv2.countNonZero(changed_between(n, was.view, at, self.config.motion)) == 0
 
     def _whole_card(self, quad: np.ndarray, early_side: float = 0.0) -> tuple[float, float] | None:
         """(short, long) sides of `quad` (working pixels) if it is a whole card's (pile_outline.whole_card)."""

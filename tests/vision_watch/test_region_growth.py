@@ -52,8 +52,8 @@ def test_the_region_takes_the_card_size_from_the_outline_when_the_change_is_smal
 
 def test_the_card_size_read_surely_is_offered_to_later_readings() -> None:
     watcher = PileWatcher(BrightCardReader())
-    assert watcher._card_side() is None
     frames = [_frame([])] * 10 + [with_arm(_frame([FIRST]))] * 2 + [_frame([FIRST])] * 18
-    events = [e for i, img in enumerate(frames) for e in watcher.feed(i, i / FPS, img)]
+    assert watcher.feed(0, 0.0, frames[0]) == [] and watcher._book.card_side() is None
+    events = [e for i, img in enumerate(frames[1:], 1) for e in watcher.feed(i, i / FPS, img)]
     assert [(e.event, e.card) for e in events] == [("landed", "red-6")]
-    assert watcher._card_side() == pytest.approx(FIRST[2] - FIRST[0], abs=2)   # frame pixels
+    assert watcher._book.card_side() == pytest.approx(FIRST[2] - FIRST[0], abs=2)   # frame pixels
