@@ -33,9 +33,9 @@ import numpy as np
 
 from .vision.motion import MotionConfig, View
 
-VERSION = 5  # 2: the watcher keeps its state in its stages (motion, book, judge); 3: views packed small;
+VERSION = 6  # 2: the watcher keeps its state in its stages (motion, book, judge); 3: views packed small;
 # 4: the landing judge keeps a notice for the user (an older checkpoint lacks it: primed from the journal instead);
-# 5: ... and when it last fitted a camera move
+# 5: ... and when it last fitted a camera move; 6: ... and a fit that found none (LandingJudge.unmoved)
 KEEP_OUT = ("recogniser", "_ahead")  # attached again on restore / worked out again from the next frame, never saved
 SMALLEST_PACKED = 1024  # bytes: smaller arrays are pickled as they are
 LEVEL_TRIES = 40  # float32 steps either side of the estimated exposure factor
