@@ -151,6 +151,11 @@ class LandingJudge:
         return [] if motion.exposure_moving else self._clear_of_hand(frame_index, t, n, roi, motion, read)
 
     # -- an unsure reading, looked at again ---------------------------------------------------
+    def look_now(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
+        """The landing just judged unsure was read on an earlier still frame (read ahead, see
+        PileWatcher.feed): this frame is the next one to look at it on."""
+        return self._look_again(frame_index, t, n, read)
+
     def _look_again(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
         """Read the unsurely read card again on this still frame; report it once the
         readings together are sure, or after `look_frames` reads or `look_s`."""

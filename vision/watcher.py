@@ -196,7 +196,12 @@ class PileWatcher:
                 return self._read(frame, view, at, interior, done, judge.book, outlines)
             return read
 
+        looking = self._judge.looking
         events = self._judge.step(frame_index, t, n, roi, motion, reader(self._judge))
+        look = self._judge.looking
+        if look is not None and look is not looking and any(r.carried and r.reading is look.readings[0] for r in done):
+            # judged unsure on a reading made on the frame before: this frame is the next look
+            events += self._judge.look_now(frame_index, t, n, reader(self._judge))
         dt = t - last_t
         if self.config.read_ahead and motion.still and dt > 0 and self._judge.due_next(t + dt):
             # The next frame, if still too, will be judged as settled: make its reads now, on

@@ -74,3 +74,22 @@ def test_a_frame_that_moves_throws_the_work_ahead_away() -> None:
     got = _watch(_frames(after), reader)
     settled = FIRST_STILL + 3 + 3  # the arm gone again (17), then two still frames
     assert got == _watch(_frames(after), FrameReader(turn=FIRST_STILL), read_ahead=False) == [("red-9", settled)]
+
+
+class UnsureReader(FrameReader):
+    """Reads the bright card as red-6, unsurely on the frames up to `turn`, surely after."""
+
+    def classify_card(self, warped: np.ndarray) -> tuple[str | None, float]:
+        code, _ = super().classify_card(warped)
+        return ("red-6", 0.6 if self.frame <= self.turn else 0.95) if code else (None, 0.0)
+
+
+def test_an_unsure_reading_made_ahead_is_looked_at_again_on_the_settled_frame() -> None:
+    # read unsurely on the first still frame, ahead: the settled frame is the next look, so
+    # the card is reported on it, a frame sooner than the look without the read ahead
+    frames = _frames([_card()] * 20)
+    ahead, plain = UnsureReader(turn=FIRST_STILL), UnsureReader(turn=FIRST_STILL + 1)
+    got, before = _watch(frames, ahead), _watch(frames, plain, read_ahead=False)
+    assert [card for card, _ in got] == [card for card, _ in before] == ["red-6"]
+    assert got[0][1] == FIRST_STILL + 1 and before[0][1] == FIRST_STILL + 2
+    assert sorted(set(ahead.frames_read)) == [FIRST_STILL, FIRST_STILL + 1]
