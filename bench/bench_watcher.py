@@ -88,8 +88,9 @@ def speed(size: tuple[int, int], n_frames: int, recogniser: Recogniser) -> None:
           f"watcher {_fps(n_frames, bare):.0f} fps without reading ({bare / base:.1f}x baseline time), "
           f"{_fps(n_frames, full):.0f} fps with the recogniser reading {events} cards ({full / base:.1f}x baseline "
           f"time; {per_read}); reading each settling card a frame ahead (WatcherConfig.read_ahead) costs "
-          f"{full / behind:.2f}x the time of the same run without it ({_fps(n_frames, behind):.0f} fps); bearings cost {bare / plain:.2f}x the time of the run without them and without "
-          f"reading ({_fps(n_frames, plain):.0f} fps)")
+          f"{full / behind:.2f}x the time of the same run without it ({_fps(n_frames, behind):.0f} fps); "
+          f"bearings cost {bare / plain:.2f}x the time of the run without them and without reading "
+          f"({_fps(n_frames, plain):.0f} fps)")
 
 
 def move_fit(size: tuple[int, int]) -> None:

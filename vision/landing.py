@@ -107,7 +107,7 @@ class LandingJudge:
             self.disturbed = True  # the hand was seen leaving: judge the waiting landing again
         if self.looking is not None:
             if motion.still:
-                return self._look_again(frame_index, t, n, read)
+                return self.look_again(frame_index, t, n, read)
             looked = [self.looked(t, frame_index)]  # something moves: report what was read
             return looked + self._moving(frame_index, t, n, roi, motion, read)
         if not motion.still:
@@ -151,14 +151,11 @@ class LandingJudge:
         return [] if motion.exposure_moving else self._clear_of_hand(frame_index, t, n, roi, motion, read)
 
     # -- an unsure reading, looked at again ---------------------------------------------------
-    def look_now(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
-        """The landing just judged unsure was read on an earlier still frame (read ahead, see
-        PileWatcher.feed): this frame is the next one to look at it on."""
-        return self._look_again(frame_index, t, n, read)
-
-    def _look_again(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
+    def look_again(self, frame_index: int, t: float, n: View, read: Read) -> list[Event]:
         """Read the unsurely read card again on this still frame; report it once the
-        readings together are sure, or after `look_frames` reads or `look_s`."""
+        readings together are sure, or after `look_frames` reads or `look_s`. (The watcher
+        also calls it on the settled frame itself when the first reading was made on the
+        frame before: see PileWatcher.feed.)"""
         look = self.looking
         assert look is not None
         # the card has settled: its first reading's outlines are read again, not searched for
@@ -303,7 +300,7 @@ class LandingJudge:
             return self._defer(first, t, PutOff(n, roi, interior, reading))
         self.disturbed = False
         if not is_sure(reading, cfg.look_sure) and cfg.look_frames > 1:
-            # unsure: look again on the next still frames before reporting (see _look_again)
+            # unsure: look again on the next still frames before reporting (see look_again)
             self.looking = Look(self.book.merge(n), roi, interior, (x0, y0), [reading], t)
             return []
         return [self._land(self.book.merge(n), interior, (x0, y0), reading, t, frame_index)]

@@ -24,6 +24,14 @@ class Read(Protocol):
 MARGIN = 0.25  # the crop reaches this share of the change's longer side beyond it (a card's edge may not change)
 
 
+def small_box(box: Box, scale: float, small_size: tuple[int, int]) -> Box:
+    """A box of frame pixels (x0, y0, x1, y1) at working size (`scale`), taking in every
+    working pixel it touches and clipped to the `small_size` frame."""
+    x0, y0, x1, y1 = box
+    sw, sh = small_size
+    return max(0, int(x0 * scale)), max(0, int(y0 * scale)), min(sw, int(x1 * scale + 1)), min(sh, int(y1 * scale + 1))
+
+
 def reading_window(core: np.ndarray, interior: np.ndarray, roi: Roi, scale: float, small_size: tuple[int, int],
                    frame_size: tuple[int, int]) -> tuple[Box, np.ndarray]:
     """(box in frame pixels, uint8 change mask of that box) to read the card where the

@@ -68,7 +68,7 @@ from .pile_change import ChangeSizes, Roi, roi_of, without_halo
 from .pile_change import changed as changed_between
 from .pile_motion import PileMotion
 from .pile_outline import small_quad, whole_card
-from .pile_read import Read, reading_window
+from .pile_read import Read, reading_window, small_box
 from .pile_region import Box, PileRegion, RegionError
 from .top_card import Outlines, Reading, read_outlines, read_top_card
 from .watch_config import WatcherConfig
@@ -125,8 +125,7 @@ class PileWatcher:
         fixed = None
         if self._region_arg is not None:
             x, y, rw, rh = self._region_arg
-            s = self._norm.scale
-            fixed = (max(0, int(x * s)), max(0, int(y * s)), min(sw, int((x + rw) * s + 1)), min(sh, int((y + rh) * s + 1)))
+            fixed = small_box((x, y, x + rw, y + rh), self._norm.scale, (sw, sh))
             if fixed[2] - fixed[0] < 4 or fixed[3] - fixed[1] < 4:
                 raise RegionError(f"region {self._region_arg} is outside the {w}x{h} frame or too small")
         self.region = PileRegion(sw, sh, fixed)
@@ -201,7 +200,7 @@ class PileWatcher:
         look = self._judge.looking
         if look is not None and look is not looking and any(r.carried and r.reading is look.readings[0] for r in done):
             # judged unsure on a reading made on the frame before: this frame is the next look
-            events += self._judge.look_now(frame_index, t, n, reader(self._judge))
+            events += self._judge.look_again(frame_index, t, n, reader(self._judge))
         dt = t - last_t
         if self.config.read_ahead and motion.still and dt > 0 and self._judge.due_next(t + dt):
             # The next frame, if still too, will be judged as settled: make its reads now, on
@@ -276,9 +275,7 @@ class PileWatcher:
         not a pixel changed beyond noise: the region as a whole keeping still may yet hide a
         hand that drifts over the card."""
         assert self._norm is not None
-        s = self._norm.scale
-        x0, y0, x1, y1 = was.box
-        at = roi_of((int(x0 * s), int(y0 * s), int(x1 * s + 1), int(y1 * s + 1)))
+        at = roi_of(small_box(was.box, self._norm.scale, self._norm.small_size))
         return cv2.countNonZero(changed_between(n, was.view, at, self.config.motion)) == 0
 
     def _whole_card(self, quad: np.ndarray, early_side: float = 0.0) -> tuple[float, float] | None:
