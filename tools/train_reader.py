@@ -48,7 +48,7 @@ def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None,
     path = None
     if cache is not None:
         stream = f"_corner{reader_data.CORNER_VERSION}" if corner else ""
-        path = cache / (f"reader_v{reader_data.VERSION}{stream}_{seed}_{start}_{stop}_"
+        path = cache / (f"reader_v{reader_data.generator(corner)}{stream}_{seed}_{start}_{stop}_"
                         f"{card_model.INPUT_W}x{card_model.INPUT_H}.npz")
         if path.is_file():
             with np.load(path) as z:
@@ -198,7 +198,7 @@ def _history(previous: pathlib.Path) -> list[dict]:
         old = json.loads(previous.read_text())
     except (OSError, ValueError):
         return []
-    keep = ("seed", "train_samples", "val_samples", "epochs", "parameters", "temperature", "seconds")
+    keep = ("generator", "seed", "train_samples", "val_samples", "epochs", "parameters", "temperature", "seconds")
     run = {k: old[k] for k in keep if k in old}
     run["validation_accuracy"] = old.get("validation", {}).get("accuracy")
     run["photos"] = old.get("photos")
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "classes": names, "input": {"width": card_model.INPUT_W, "height": card_model.INPUT_H,
                                     "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
-        "generator": reader_data.VERSION,  # the image generator's version it was trained on
+        "generator": reader_data.generator(args.corner),  # the image generator's version it was trained on
         "temperature": round(temperature, 4), "seed": args.seed, "train_samples": args.train,
         "val_samples": args.val, "val_seed": args.seed + 1, "epochs": args.epochs, "parameters": n_params,
         "embedding_dim": args.embed, "torch_version": torch.__version__,

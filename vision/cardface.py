@@ -300,6 +300,35 @@ def _sym_wild_lettered(img, cx, cy, s, fg, ol):
     img[mask] = layer[mask]
 
 
+def _wild_banded(img: np.ndarray, cx: float, cy: float, ax: float, ay: float, tilt: float, h: int) -> None:
+    """The older official deck's wild: the whole oval in four colours, crossed by a black band
+    that carries "WILD" in large letters, each in one ink (_sym_wild_lettered's small word on a
+    small oval is no printing the dev photos show, and their wild of this print went unread
+    at 40-55 px)."""
+    _four_colour_oval(img, cx, cy, ax, ay, tilt)
+    angle = -20.0  # the band rises to the right, across the oval's long axis
+    t = math.radians(angle)
+    along, across = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+    c, reach, half = np.array([cx, cy]), 2.0 * h, h * 0.1
+    band = np.array([c - along * reach - across * half, c + along * reach - across * half,
+                     c + along * reach + across * half, c - along * reach + across * half])
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.ellipse(inside, _pt(cx, cy), (int(ax * 16), int(ay * 16)), tilt, 0, 360, 255, -1, cv2.LINE_AA, shift=4)
+    strip = np.zeros_like(inside)
+    cv2.fillConvexPoly(strip, np.round(band * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
+    share = (cv2.min(inside, strip).astype(np.float32) / 255)[..., None]
+    img[:] = np.clip(img * (1 - share) + np.array(INK["black"], np.float32) * share + 0.5, 0, 255).astype(np.uint8)
+    height = h * 0.15
+    letters = np.zeros_like(img)
+    for k, (letter, ink) in enumerate(zip("WILD", ("red", "blue", "yellow", "green"))):
+        _text(letters, letter, cx + (k - 1.5) * height * 1.05, cy, height, INK[ink], INK["white"],
+              cv2.FONT_HERSHEY_TRIPLEX, 0.24)
+    turn = cv2.getRotationMatrix2D((cx, cy), -angle, 1.0)
+    letters = cv2.warpAffine(letters, turn, (img.shape[1], img.shape[0]))
+    drawn = letters.max(axis=2) > 0
+    img[drawn] = letters[drawn]
+
+
 def _sym_shuffle(img, cx, cy, s, fg, ol):
     _sym_wild(img, cx, cy, s, fg, ol)
     r = s * 0.30
@@ -442,6 +471,7 @@ class Printing:
     slash: float = 45.0      # the skip's slash: its rise in degrees
     arrows: int = 0          # the reverse's arrow shape (index in REVERSE_ARROWS)
     plus2: int | None = None  # a draw-two printed as "+2" in this Hershey font, not mini cards
+    wild_band: bool = False  # a wild as the older official deck prints it (_wild_banded)
     # corner indices
     index: float = 1.0       # their height, as a share of the style's
     index_at: float = 1.0    # their centre's distance in from the corner, as a share of the style's
@@ -523,7 +553,9 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
     else:
         fg = INK["white"] if colour is None else (field if clone else INK["white"])
         lettered = not clone and (rng is None or rng.random() < 0.4)
-        if rank == "wild" and not lettered:  # newer prints and clones: the whole oval in four colours
+        if rank == "wild" and pr.wild_band:
+            _wild_banded(img, cx, cy, ax, ay, tilt, h)
+        elif rank == "wild" and not lettered:  # newer prints and clones: the whole oval in four colours
             round_ = rng is not None and rng.random() < 0.3
             _four_colour_oval(img, cx, cy, ax, ax if round_ else ay, 0 if round_ else tilt)
         else:

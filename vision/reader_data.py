@@ -11,6 +11,7 @@ card_model.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -24,11 +25,19 @@ from .find_card import WARP_H, WARP_W, warp_card
 from .spread_neighbours import turned_about
 from .spread_peel import cover_mask
 
-VERSION = 7  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
+VERSION = 8  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
 CORNER_VERSION = 2  # the corner reader's stream (hide, _index): bump when its images change
+# the whole-card generator whose images the corner stream still is: generator 8 draws its
+# additions (_later) from a stream of their own that the corner stream leaves out
+CORNER_BASE = 7
 NONE = "_none"
 HIDDEN_MOST = 0.8  # share of the read card the cards over it may hide
 NONE_KINDS = ("table", "hand", "back", "foreign", "part", "overlap", "offset")
+
+
+def generator(hidden: bool = False) -> int:
+    """The version of the images dataset(hidden=...) makes (the corner stream's is CORNER_BASE)."""
+    return CORNER_BASE if hidden else VERSION
 
 
 def classes() -> list[str]:
@@ -79,6 +88,31 @@ def _wear(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         tone = float(rng.uniform(150, 255)) if rng.random() < 0.7 else float(rng.uniform(30, 90))
         cv2.line(bgr, p0, p1, (tone, tone, tone), int(rng.integers(1, 3)), cv2.LINE_AA)
     return np.dstack([np.clip(bgr, 0, 255).astype(np.uint8), face[:, :, 3]])
+
+
+def _washed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Ink washed out down one side (a card worn along an edge, or printed unevenly): the fade
+    toward the paper grows across the card from somewhere past its middle (a dev photo's
+    blue 8, pale down the left of its numeral, reads as a 3 to every reader; this did not
+    mend that one)."""
+    bgr = face[:, :, :3].astype(np.float32)
+    h, w = bgr.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    across = abs(w * math.cos(a)) + abs(h * math.sin(a))  # the card's extent along a
+    ramp = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / across
+    start = rng.uniform(0.0, 0.35)  # ramp runs -0.5..0.5 across the card
+    fade = (np.clip((ramp - start) / (0.5 - start), 0, 1) * rng.uniform(0.35, 0.75))[..., None]
+    paper = np.array(rng.uniform(215, 250, 3), np.float32)
+    return np.dstack([np.clip(bgr * (1 - fade) + paper * fade, 0, 255).astype(np.uint8), face[:, :, 3]])
+
+
+def _later(code: str, printing: Printing | None, rng: np.random.Generator) -> tuple[Printing | None, bool]:
+    """Generator 8's additions, drawn from their own stream: a wild as the older official
+    deck prints it, and ink washed out down one side (whether to)."""
+    if code == "wild" and rng.random() < 0.35:
+        printing = dataclasses.replace(printing or Printing(), wild_band=True)
+    return printing, bool(rng.random() < 0.2)
 
 
 def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
@@ -163,14 +197,20 @@ def _printing(code: str, rng: np.random.Generator, indices: bool = False) -> Pri
                     **shared)
 
 
-def _face(code: str, rng: np.random.Generator, short: int, indices: bool = False) -> np.ndarray:
+def _face(code: str, rng: np.random.Generator, short: int, indices: bool = False,
+          later: np.random.Generator | None = None) -> np.ndarray:
+    """The face of `code` in another deck's printing, worn; `later`: generator 8's additions
+    too (_later), drawn from that stream so that the rest comes out as before."""
     style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
-    face = render_card(code, style, short, rng, _printing(code, rng, indices))
+    printing, washed = _printing(code, rng, indices), False
+    if later is not None:
+        printing, washed = _later(code, printing, later)
+    face = render_card(code, style, short, rng, printing)
     if rng.random() < 0.8:
         face = _print_variety(face, rng)
     if rng.random() < 0.4:
         face = _wear(face, rng)
-    return face
+    return _washed(face, later) if washed and later is not None else face
 
 
 def _random_face(rng: np.random.Generator, short: int, codes: list[str]) -> np.ndarray:
@@ -281,16 +321,16 @@ def _finder_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = None,
-               indices: bool = False) -> tuple[np.ndarray, np.ndarray]:
+               indices: bool = False, later: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A photo of `code` on a random table after a random trip through a camera, and the
     card's true outline in it (also what bench/bench_calibration.py reads whole); `indices`:
-    its corner indices varied too (_index)."""
+    its corner indices varied too (_index); `later`: see _face."""
     codes = codes or all_codes("all")
     short = _card_short(rng)
     scene, quad = _place(rng, short)
     if rng.random() < 0.35:
         scene = _underneath(scene, quad, rng, codes)
-    scene = paste(scene, _face(code, rng, int(np.clip(short * 1.2, 64, 220)), indices), quad)
+    scene = paste(scene, _face(code, rng, int(np.clip(short * 1.2, 64, 220)), indices, later), quad)
     if rng.random() < 0.15:
         scene = _finger(scene, rng, quad)
     if rng.random() < 0.4:
@@ -343,10 +383,10 @@ def hide(scene: np.ndarray, quad: np.ndarray, rng: np.random.Generator, codes: l
 
 
 def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None,
-                hidden: bool = False) -> np.ndarray:
+                hidden: bool = False, later: np.random.Generator | None = None) -> np.ndarray:
     """The rectified 128x200 BGR view of `code` after a random trip through a camera
-    (`hidden`: with cards of a hand over part of it, painted out; see hide)."""
-    scene, quad = card_scene(code, rng, codes, indices=hidden)
+    (`hidden`: with cards of a hand over part of it, painted out; see hide; `later`: see _face)."""
+    scene, quad = card_scene(code, rng, codes, indices=hidden, later=later)
     if hidden:
         scene = hide(scene, quad, rng, codes or all_codes("all"))
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
@@ -392,17 +432,18 @@ def none_sample(rng: np.random.Generator, codes: list[str] | None = None, kind: 
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
 
 
-def sample(label: str, rng: np.random.Generator, codes: list[str] | None = None, hidden: bool = False) -> np.ndarray:
-    """A rectified training image of class `label` (a card code or "_none")."""
-    return none_sample(rng, codes, hidden=hidden) if label == NONE else card_sample(label, rng, codes, hidden)
+def sample(label: str, rng: np.random.Generator, codes: list[str] | None = None, hidden: bool = False,
+           later: np.random.Generator | None = None) -> np.ndarray:
+    """A rectified training image of class `label` (a card code or "_none"; `later`: see _face)."""
+    return none_sample(rng, codes, hidden=hidden) if label == NONE else card_sample(label, rng, codes, hidden, later)
 
 
 def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
             hidden: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Samples start..stop-1 of the seeded stream (images n x 200 x 128 x 3 uint8, class
     indices): codes drawn evenly, "_none" with probability `none_share`; `hidden`: the
-    corner reader's (see hide). Sample i depends only on (seed, i), so any slice can
-    be made apart (in parallel) and comes out the same."""
+    corner reader's (see hide), which is as generator CORNER_BASE made it. Sample i depends
+    only on (seed, i), so any slice can be made apart (in parallel) and comes out the same."""
     names = classes()
     codes = names[:-1]
     n = max(0, stop - start)
@@ -411,9 +452,11 @@ def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
     for j, i in enumerate(range(start, stop)):
         rng = np.random.default_rng([seed, i])
         k = len(codes) if rng.random() < none_share else int(rng.integers(len(codes)))
-        images[j] = sample(names[k], rng, codes, hidden)
+        later = None if hidden else np.random.default_rng([seed, i, VERSION])
+        images[j] = sample(names[k], rng, codes, hidden, later)
         labels[j] = k
     return images, labels
 
 
-__all__ = ["NONE", "NONE_KINDS", "hide", "classes", "card_sample", "none_sample", "sample", "dataset", "card_size"]
+__all__ = ["NONE", "NONE_KINDS", "hide", "classes", "generator", "card_sample", "none_sample", "sample", "dataset",
+           "card_size"]

@@ -12,8 +12,10 @@ from tableref.vision.recognise import Recogniser, RecogniserConfig
 
 # (colour, centre, index): misprints the classic reader reads by their centre and the learned
 # reader, surely, by their index: a draw two's and a reverse's, the pair the readers confuse
-# on real photos
-MISPRINTS = [("red", "draw2", "reverse"), ("yellow", "reverse", "draw2"), ("yellow", "draw2", "reverse")]
+# on real photos. Which misprints do that turns on the shipped model: of the four colours'
+# draw-two, reverse, skip, 1, 4 and 7 mixed every way, the generator-8 reader reads only this
+# one by its index (the generator-7 one read red and yellow draw-twos and a yellow reverse so)
+MISPRINTS = [("green", "draw2", "reverse")]
 
 
 def _misprint(colour: str, centre: str, index: str) -> np.ndarray:
