@@ -206,7 +206,8 @@ class PileWatcher:
             # The next frame, if still too, will be judged as settled: make its reads now, on
             # a copy of the judge judging this frame as that one, for otherwise a frame's time
             # passes idle before the read, the slow part, and the event waits on it after.
-            judge = copy.deepcopy(self._judge, {id(self.config): self.config, id(self.config.motion): self.config.motion})
+            shared = {id(self.config): self.config, id(self.config.motion): self.config.motion}
+            judge = copy.deepcopy(self._judge, shared)
             judge.step(frame_index + 1, t + dt, n, roi, motion, reader(judge))
             self._ahead = [r for r in done if not r.carried]
             self._judge.judged_ahead(judge)

@@ -2,10 +2,10 @@
 the stream's end is no motion, so without finish() the look would never end."""
 from __future__ import annotations
 
-from tableref.vision.watcher import PileWatcher, WatcherConfig
+from tableref.vision.watcher import PileWatcher
 
 from test_hand_still_holding import FPS
-from test_look_again import PLAIN, SteadyingReader, _frames
+from test_look_again import ONCE, PLAIN, SteadyingReader, _frames
 
 
 def _fed(watcher: PileWatcher, frames: list) -> list:
@@ -16,8 +16,7 @@ def test_a_card_read_once_unsurely_as_the_stream_ends_is_reported() -> None:
     frames = _frames()
     # where the first (unsure) read falls: a watcher that never looks again reports it there
     # (frame by frame as the look goes without the read ahead: see test_look_again.py)
-    once = _fed(PileWatcher(SteadyingReader([("red-6", 0.6)]), config=WatcherConfig(look_frames=1, read_ahead=False)),
-                frames)
+    once = _fed(PileWatcher(SteadyingReader([("red-6", 0.6)]), config=ONCE), frames)
     assert [(e.event, e.card, e.confidence) for e in once] == [("landed", "red-6", 0.6)]
     ends = once[0].frame + 1  # the stream ends right after that read
     watcher = PileWatcher(SteadyingReader([("red-6", 0.6), ("red-6", 0.95)]), config=PLAIN)

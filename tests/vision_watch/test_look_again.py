@@ -2,6 +2,8 @@
 (look_again.py combines the readings; PileWatcher takes them)."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -74,6 +76,7 @@ def _frames(then: list[np.ndarray] | None = None) -> list[np.ndarray]:
 
 # frame by frame as the look goes without the read ahead (test_read_ahead.py has it with)
 PLAIN = WatcherConfig(read_ahead=False)
+ONCE = dataclasses.replace(PLAIN, look_frames=1)  # a watcher that never looks again
 
 
 def _landings(reader: SteadyingReader, frames: list[np.ndarray], config: WatcherConfig = PLAIN) -> list:
@@ -86,7 +89,7 @@ def _landings(reader: SteadyingReader, frames: list[np.ndarray], config: Watcher
 
 
 def test_an_unsure_card_is_read_again_and_reported_as_the_frames_read_it() -> None:
-    once = _landings(SteadyingReader([("red-6", 0.6), ("red-6", 0.95)]), _frames(), WatcherConfig(look_frames=1, read_ahead=False))
+    once = _landings(SteadyingReader([("red-6", 0.6), ("red-6", 0.95)]), _frames(), ONCE)
     reader = SteadyingReader([("red-6", 0.6), ("red-6", 0.95)])
     again = _landings(reader, _frames())
     assert [(e.card, e.confidence) for e in once] == [("red-6", 0.6)]
@@ -103,7 +106,7 @@ def test_frames_that_disagree_are_declined_within_the_look() -> None:
     assert len(got) == 1 and got[0].card is None
     assert {code for code, _ in got[0].likely} == {"red-6", "red-9"}
     assert reader.reads == WatcherConfig().look_frames   # looked no further than the bar allows
-    first = _landings(SteadyingReader([("red-6", 0.7)]), _frames(), WatcherConfig(look_frames=1, read_ahead=False))[0]
+    first = _landings(SteadyingReader([("red-6", 0.7)]), _frames(), ONCE)[0]
     assert got[0].t - first.t <= WatcherConfig().look_s + 1e-9
 
 
@@ -112,7 +115,7 @@ def test_motion_while_looking_reports_what_was_read() -> None:
     paint_card(card, CARD)
     card = np.clip(card, 0, 255).astype(np.uint8)
     # the arm comes back on the frame after the card settled and was read unsurely
-    settled = _landings(SteadyingReader([("red-6", 0.6)]), _frames(), WatcherConfig(look_frames=1, read_ahead=False))[0].frame
+    settled = _landings(SteadyingReader([("red-6", 0.6)]), _frames(), ONCE)[0].frame
     then = [card] * (settled - 12 + 1) + [with_arm(card)] * 3 + [card] * 20
     got = _landings(SteadyingReader([("red-6", 0.6)] * 2), _frames(then))
     assert [(e.card, e.confidence) for e in got][:1] == [("red-6", 0.6)]
