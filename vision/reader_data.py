@@ -107,12 +107,14 @@ def _washed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.dstack([np.clip(bgr * (1 - fade) + paper * fade, 0, 255).astype(np.uint8), face[:, :, 3]])
 
 
-def _later(code: str, printing: Printing | None, rng: np.random.Generator) -> tuple[Printing | None, bool]:
-    """Generator 8's additions, drawn from their own stream: a wild as the older official
-    deck prints it, and ink washed out down one side (whether to)."""
+def _later(code: str, printing: Printing | None,
+           rng: np.random.Generator) -> tuple[Printing | None, np.random.Generator | None]:
+    """Generator 8's additions, drawn from their own stream `rng`: a wild as the older
+    official deck prints it, and ink washed out down one side (the stream to wash it with,
+    or None)."""
     if code == "wild" and rng.random() < 0.35:
         printing = dataclasses.replace(printing or Printing(), wild_band=True)
-    return printing, bool(rng.random() < 0.2)
+    return printing, rng if rng.random() < 0.2 else None
 
 
 def deck_ink(colour: str, rng: np.random.Generator) -> tuple[int, int, int]:
@@ -202,15 +204,15 @@ def _face(code: str, rng: np.random.Generator, short: int, indices: bool = False
     """The face of `code` in another deck's printing, worn; `later`: generator 8's additions
     too (_later), drawn from that stream so that the rest comes out as before."""
     style = "ono99" if is_ninety_nine(code) else str(rng.choice(UNO_STYLES))
-    printing, washed = _printing(code, rng, indices), False
+    printing, wash = _printing(code, rng, indices), None
     if later is not None:
-        printing, washed = _later(code, printing, later)
+        printing, wash = _later(code, printing, later)
     face = render_card(code, style, short, rng, printing)
     if rng.random() < 0.8:
         face = _print_variety(face, rng)
     if rng.random() < 0.4:
         face = _wear(face, rng)
-    return _washed(face, later) if washed and later is not None else face
+    return _washed(face, wash) if wash is not None else face
 
 
 def _random_face(rng: np.random.Generator, short: int, codes: list[str]) -> np.ndarray:
