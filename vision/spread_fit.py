@@ -42,7 +42,7 @@ def spread_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     return long_ / ASPECT, long_
 
 
-def _frame(quad: np.ndarray) -> tuple[np.ndarray, float]:
+def frame(quad: np.ndarray) -> tuple[np.ndarray, float]:
     """The outline's centre and the angle of its long axis (radians)."""
     q = order_quad(quad).astype(np.float64)
     along = (q[3] - q[0]) + (q[2] - q[1])  # TL->BL: down the long side of the portrait card
@@ -79,11 +79,19 @@ def _strong(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
     return STRONG * float(np.percentile(mag, 98))
 
 
+def edge_fit(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
+    """The share of a card's sides that runs along strong edges (0 to 1): how well the
+    outline lies on a card (a side a neighbour covers finds none, whichever card it is)."""
+    q = order_quad(np.asarray(quad, np.float32)).astype(np.float64)
+    strong = _strong(grads, q)
+    return float(_side_support(grads, q[None], strong)[0].mean()) if strong > 0 else 0.0
+
+
 def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[float, float],
          scales: tuple[float, ...] = SCALES) -> np.ndarray:
     """The card of `size` (short, long) near the outline `quad` whose sides run best along
     strong edges (4x2 float32, ordered as order_quad orders), `quad` itself if none shows."""
-    centre, angle = _frame(np.asarray(quad, np.float32))
+    centre, angle = frame(np.asarray(quad, np.float32))
     short, long_ = size
     box = _cards(centre[None], np.array([angle]), np.array([short * 1.3]), np.array([long_ * 1.3]))[0]
     strong = _strong(grads, box)
@@ -119,4 +127,4 @@ def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[flo
     return order_quad(_cards(c[None], np.array([a]), np.array([short * s]), np.array([long_ * s]))[0])
 
 
-__all__ = ["snap", "spread_size"]
+__all__ = ["edge_fit", "frame", "snap", "spread_size"]

@@ -23,7 +23,7 @@ from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
 from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
-from .spread_fit import snap, spread_size
+from .spread_fit import edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
 from .spread_scan import ScanConfig, card_size, lie, paper, scan, unexplained
@@ -265,7 +265,8 @@ class SpreadReader:
         # what shows of a card under others is seldom a card's shape, and often only its
         # print is outlined: also a card of the spread's size round each outline (snapped
         # onto its edges in _read_proposed)
-        proposed = [q for q in found if card_shaped(q) and _clear_of(q, quads)] + _cards_round_clear(found, quads)
+        grown, _ = _cards_round_clear(found, quads, grads)
+        proposed = [q for q in found if card_shaped(q) and _clear_of(q, quads)] + grown
         before = len(kept)
         kept = self._read_proposed(image_bgr, proposed, kept, grads, self.config.uncovered_confidence)
         return self._beside(image_bgr, kept, grads, kept[before:]) if len(kept) > before else kept
@@ -329,24 +330,26 @@ class SpreadReader:
                                 [c.score for c in found if card_shaped(c.quad)], [])
         if kept:
             quads = [k.quad for k in kept if k.quad is not None]
-            grown = _cards_round_clear([c.quad for c in found], quads)
+            grown, round_ = _cards_round_clear([c.quad for c in found], quads, grads)
             size = spread_size(quads)
             if grown and size is not None:
-                placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads)
+                placed, scores, reading = self._read_snapped(image_bgr, grown, size, grads, round_)
                 kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
             else:
                 kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
         return kept
 
     def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float],
-                      grads: tuple[np.ndarray, np.ndarray]
+                      grads: tuple[np.ndarray, np.ndarray], round_: list[int]
                       ) -> tuple[list[np.ndarray], list[float], Callable[[int], CardReading]]:
         """Each of `quads` (a card placed by a guess: around an outline of its oval) read as
         placed and snapped onto the edges nearby at the spread's card `size`: a card read a
         little off can read wrong (a 1 whose corner a neighbour's edge crosses reads as a 7),
         so where the two read different codes neither stands; else the surer reading, on its
-        outline (`grads`: the photo's edge_image). The arguments for _read_apart: quads,
-        scores, reading."""
+        outline (`grads`: the photo's edge_image). `round_[i]`: the outline quads[i] was grown
+        round; of the cards grown round one outline that read different codes only the one
+        lying best on the edges stands (one_code_per_outline). The arguments for
+        _read_apart: quads, scores, reading."""
         snapped = [snap(grads, q, size) for q in quads]
         both = self._lazy(image_bgr, list(quads) + snapped)
         plain, moved = agreeing([both(i) for i in range(len(quads))],
@@ -356,6 +359,7 @@ class SpreadReader:
             best = max(((a, q), (b, sq)), key=lambda t: (t[0].card is not None, t[0].confidence))
             out_quads.append(best[1])
             out_reads.append(best[0])
+        out_reads = one_code_per_outline(out_reads, round_, [edge_fit(grads, q) for q in out_quads])
         return out_quads, [CROP_SCORE] * len(out_quads), out_reads.__getitem__
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
@@ -444,13 +448,74 @@ def _clear_of(outline: np.ndarray, quads: list[np.ndarray]) -> bool:
     return all(cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), centre, False) < 0 for q in quads)
 
 
-def _cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
+def _cards_round_clear(outlines: list[np.ndarray], quads: list[np.ndarray],
+                       grads: tuple[np.ndarray, np.ndarray]) -> tuple[list[np.ndarray], list[int]]:
     """A card of the size of the cards found (`quads`) round each outline whose centre lies
     clear of them, along the outline and lying as its nearest card found does: an outline may
-    be a diagonal oval, or what shows of a card, and the cards of a spread lie alike."""
+    be a diagonal oval, or what shows of a card, and the cards of a spread lie alike. A
+    scattered card lies as neither its oval nor its neighbour: it is also tried lying as the
+    edges round the outline run (`grads`: the photo's edge_image), either way round, where
+    that is another lie. (Not in a spread whose cards found lie alike, a row: there the
+    nearest card's lie is the better guess, and the edges round an outline are as much its
+    neighbours'.) Also which of the clear outlines each card was grown round."""
     sides = np.median([_rect_sides(q) for q in quads], axis=0)
     clear = [o for o in outlines if _clear_of(o, quads)]
-    return [_card_around(q, sides) for q in clear] + [_card_around(q, sides, _nearest(q, quads)) for q in clear]
+    guessed = [(_card_around(q, sides), _card_around(q, sides, _nearest(q, quads))) for q in clear]
+    along = [] if _lie_alike(quads) else \
+        [(k, c) for k, (q, g) in enumerate(zip(clear, guessed)) for c in _cards_along_edges(q, sides, grads, g)]
+    cards = [a for a, _ in guessed] + [b for _, b in guessed] + [c for _, c in along]
+    return cards, list(range(len(clear))) * 2 + [k for k, _ in along]
+
+
+# cards lie alike where the mean of exp(2i * long-axis angle) over them is at least this long
+# (1: all alike; a row's cards turned 5 degrees at random about 0.99; scattered about 1/sqrt(n))
+ALIKE = 0.9
+
+
+def _lie_alike(quads: list[np.ndarray]) -> bool:
+    """Whether at least two cards lie alike, as a row's do (ALIKE)."""
+    turns = np.array([frame(q)[1] for q in quads])
+    return len(quads) >= 2 and abs(np.mean(np.exp(2j * turns))) >= ALIKE
+
+
+# where a card's own edges run round its centre, as shares of its long side (its oval and
+# index lie inside, its neighbours' edges mostly outside): on seed 233's phone-sized scattered
+# spread 8 the lie there was within 3 degrees of every card's
+RING = (0.3, 0.6)
+# a lie the other guesses miss by this much (degrees) is another card (snap turns 3 each way)
+OTHER_LIE = 6.0
+
+
+def _cards_along_edges(outline: np.ndarray, sides: np.ndarray, grads: tuple[np.ndarray, np.ndarray],
+                       guessed: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    """Cards of (short, long) `sides` centred on the outline, lying as the edges in a ring
+    round its centre run (spread_scan.lie), its long side either way; those lying within
+    OTHER_LIE of a card `guessed` already are left out."""
+    centre = outline.mean(axis=0)
+    gx, gy = grads
+    h, w = gx.shape
+    r0, r1 = (share * float(sides[1]) for share in RING)
+    x0, y0 = (max(0, int(v - r1)) for v in centre)
+    x1, y1 = min(w, int(centre[0] + r1) + 1), min(h, int(centre[1] + r1) + 1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return []
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    dist = np.hypot(xx - centre[0], yy - centre[1])
+    ring = ((dist >= r0) & (dist <= r1)).astype(np.uint8)
+    angle = lie((gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]), ring)
+    out = []
+    for turn in (angle, angle + np.pi / 2):
+        card = order_quad(cv2.boxPoints(((float(centre[0]), float(centre[1])), (float(sides[0]), float(sides[1])),
+                                         float(np.degrees(turn)) + 90.0)))
+        if all(_lie_apart(card, g) >= OTHER_LIE for g in guessed):
+            out.append(card)
+    return out
+
+
+def _lie_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """Degrees between two cards' long axes (either way along)."""
+    d = abs(np.degrees(frame(a)[1] - frame(b)[1])) % 180.0
+    return float(min(d, 180.0 - d))
 
 
 def _rect_sides(quad: np.ndarray) -> tuple[float, float]:
@@ -480,6 +545,23 @@ def _apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
     """Two outlines are two cards: little overlap (less than `most` of the smaller), and
     neither mostly inside the other."""
     return overlap_share(a, b) < most
+
+
+def one_code_per_outline(reads: list[CardReading], round_: list[int], fits: list[float]) -> list[CardReading]:
+    """Cards grown round one outline (`round_[i]`: which) at several lies are guesses at one
+    card: where they read different codes, only the one whose sides lie best along the edges
+    (`fits`, spread_fit.edge_fit) keeps its reading, the others declined (their likely codes
+    kept). A card grown square to the photo round a tilted card's oval read a 7 as a 1 at
+    1.00, as sure as the card grown along its edges read the 7."""
+    out = list(reads)
+    for k in set(round_):
+        mine = [i for i, o in enumerate(round_) if o == k and reads[i].card is not None]
+        if len({reads[i].card for i in mine}) > 1:
+            best = max(mine, key=lambda i: fits[i])
+            for i in mine:
+                if i != best:
+                    out[i] = CardReading(None, 0.0, reads[i].likely)
+    return out
 
 
 def agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
