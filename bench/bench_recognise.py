@@ -124,6 +124,14 @@ def read_costs(rec: Recogniser, codes: list[str], rng: np.random.Generator) -> N
     classic = (time.perf_counter() - t0) / 8
     print(f"one card read: learned reader {1000 * learned:.2f} ms, classic reader {1000 * classic:.2f} ms "
           f"(ratio {classic / learned:.1f})")
+    if rec.corner_reader is not None:
+        rec._corner_ranks(cards[0], both_ends=True)  # warm-up
+        t0 = time.perf_counter()
+        for c in cards:
+            rec._corner_ranks(c, both_ends=True)
+        index = (time.perf_counter() - t0) / 8
+        print(f"the index check (the corner reader, both ends up): {1000 * index:.2f} ms "
+              f"= {index / learned:.1f}x a learned read")
 
 
 if __name__ == "__main__":

@@ -106,6 +106,13 @@ class RecogniserConfig:
     # less than that colour); else the table is asked, offered both. The classic reader names
     # the colour from the ink it sees, another card's included (see other_colour_likelier)
     colour_share: float = 0.5
+    # a reading stands only where the corner reader, the card read both ends up, does not read
+    # another rank at least this surely at both ends: its index says otherwise. Both readers
+    # read the whole card, and one flaw can turn both (the edwin clone's blue 8, a highlight
+    # down its numeral's left, read as a 3 at 1.00, its index an 8 at 0.993 both ends up).
+    # Both ends: at one end the corner reader read two clone faces' index wrong at 0.99 (a
+    # reverse as a 7, an 8 as a 5). 1 turns the check off
+    index_veto: float = 0.99
 
 
 def other_colour_likelier(code: str, probs: dict[str, float], share: float) -> bool:
@@ -305,7 +312,7 @@ class Recogniser:
         if cfg.reader == "model":
             if reading.card is not None and reading.confidence < cfg.min_confidence:
                 return PendingReading.known(CardReading(None, reading.confidence, reading.likely))
-            return PendingReading.known(self._ink_checked(reading, warped))
+            return PendingReading.known(self._checked(reading, warped))
         if all(v < cfg.veto for c, v in probs.items() if c != MODEL_NONE) and not self._own:
             # the learned reader all but rules out every code (an outline of no card, or of
             # part of one): whatever the classic reader said, it would be vetoed, so it is not
@@ -324,20 +331,50 @@ class Recogniser:
 
         def backed(code: str) -> bool:
             return self._corner_ranks(warped).get(rank_key(code), 0.0) >= cfg.corner_backs
-        return PendingReading(could | {reading.card} - {None}, lambda: self._ink_checked(
+        return PendingReading(could | {reading.card} - {None}, lambda: self._checked(
             settle(reading, probs, self._classic(warped), cfg, self._own, backed), warped))
 
-    def _corner_ranks(self, warped: np.ndarray) -> dict[str, float]:
+    def _corner_ranks(self, warped: np.ndarray, both_ends: bool = False) -> dict[str, float]:
         """How surely the corner reader reads each rank on this card (its codes' probabilities
         summed over colours: the index tells the rank, the whole card the colour); empty
-        without a corner reader."""
+        without a corner reader. `both_ends`: also read half a turn round, each rank as
+        surely as the less sure end reads it."""
         if self.corner_reader is None:
             return {}
-        ranks: dict[str, float] = {}
-        for code, p in self._learned_probs(self.corner_reader.probabilities([warped])[0]).items():
-            if code != MODEL_NONE:
-                ranks[rank_key(code)] = ranks.get(rank_key(code), 0.0) + p
-        return ranks
+        views = [warped, np.ascontiguousarray(warped[::-1, ::-1])] if both_ends else [warped]
+        ends = []
+        for probs in self.corner_reader.probabilities(views):
+            ranks: dict[str, float] = {}
+            for code, p in self._learned_probs(probs).items():
+                if code != MODEL_NONE:
+                    ranks[rank_key(code)] = ranks.get(rank_key(code), 0.0) + p
+            ends.append(ranks)
+        return {k: min(end.get(k, 0.0) for end in ends) for k in ends[0]}
+
+    def _checked(self, reading: CardReading, warped: np.ndarray) -> CardReading:
+        """`reading` as it stands after the checks on the card's own look: its ink
+        (_ink_checked) and its index (_index_checked)."""
+        return self._index_checked(self._ink_checked(reading, warped), warped)
+
+    def _index_checked(self, reading: CardReading, warped: np.ndarray) -> CardReading:
+        """`reading`, or a decline offering it and the index's rank in its colour, where the
+        corner reader reads another rank at both ends of the card at least index_veto surely
+        (RecogniserConfig). A code of the enrolled deck is not checked: the corner reader never
+        saw that deck, the classic reader has."""
+        if reading.card is None or self.config.index_veto >= 1 or reading.card in self._own \
+                or self.corner_reader is None:
+            return reading
+        rank = rank_key(reading.card)
+        ranks = {k: v for k, v in self._corner_ranks(warped, both_ends=True).items() if k != rank}
+        top = max(ranks, key=ranks.__getitem__, default=None)
+        if top is None or ranks[top] < self.config.index_veto:
+            return reading
+        colour, _ = split_code(reading.card)
+        likely = ((reading.card, round(reading.confidence, 3)),)
+        index_code = top if colour is None else f"{colour}-{top}"
+        if index_code in self.codes:
+            likely += ((index_code, round(ranks[top], 3)),)
+        return CardReading(None, min(reading.confidence, 1.0 - ranks[top]), likely)
 
     def _ink_checked(self, reading: CardReading, warped: np.ndarray) -> CardReading:
         """`reading`, or a decline offering both colours where the card's ink lies between the
@@ -464,7 +501,7 @@ class Recogniser:
         classic = self._classic(view)
         if learned.card != classic.card:
             return CardReading(None, classic.confidence, classic.likely)
-        return self._ink_checked(classic, view)
+        return self._checked(classic, view)
 
     def window_sureness(self, image_bgr: np.ndarray, quads: np.ndarray,
                         both_ends: bool = True) -> tuple[np.ndarray, list[str | None]]:
