@@ -334,22 +334,17 @@ class Recogniser:
         return PendingReading(could | {reading.card} - {None}, lambda: self._checked(
             settle(reading, probs, self._classic(warped), cfg, self._own, backed), warped))
 
-    def _corner_ranks(self, warped: np.ndarray, both_ends: bool = False) -> dict[str, float]:
+    def _corner_ranks(self, warped: np.ndarray) -> dict[str, float]:
         """How surely the corner reader reads each rank on this card (its codes' probabilities
         summed over colours: the index tells the rank, the whole card the colour); empty
-        without a corner reader. `both_ends`: also read half a turn round, each rank as
-        surely as the less sure end reads it."""
+        without a corner reader."""
         if self.corner_reader is None:
             return {}
-        views = [warped, np.ascontiguousarray(warped[::-1, ::-1])] if both_ends else [warped]
-        ends = []
-        for probs in self.corner_reader.probabilities(views):
-            ranks: dict[str, float] = {}
-            for code, p in self._learned_probs(probs).items():
-                if code != MODEL_NONE:
-                    ranks[rank_key(code)] = ranks.get(rank_key(code), 0.0) + p
-            ends.append(ranks)
-        return {k: min(end.get(k, 0.0) for end in ends) for k in ends[0]}
+        ranks: dict[str, float] = {}
+        for code, p in self._learned_probs(self.corner_reader.probabilities([warped])[0]).items():
+            if code != MODEL_NONE:
+                ranks[rank_key(code)] = ranks.get(rank_key(code), 0.0) + p
+        return ranks
 
     def _checked(self, reading: CardReading, warped: np.ndarray) -> CardReading:
         """`reading` as it stands after the checks on the card's own look: its ink
@@ -364,10 +359,14 @@ class Recogniser:
         if reading.card is None or self.config.index_veto >= 1 or reading.card in self._own \
                 or self.corner_reader is None:
             return reading
-        rank = rank_key(reading.card)
-        ranks = {k: v for k, v in self._corner_ranks(warped, both_ends=True).items() if k != rank}
-        top = max(ranks, key=ranks.__getitem__, default=None)
-        if top is None or ranks[top] < self.config.index_veto:
+        rank, veto = rank_key(reading.card), self.config.index_veto
+        ranks = {k: v for k, v in self._corner_ranks(warped).items() if k != rank}
+        if max(ranks.values(), default=0.0) < veto:
+            return reading  # one end up clears it: the other end is read only to confirm a doubt
+        turned = self._corner_ranks(np.ascontiguousarray(warped[::-1, ::-1]))
+        ranks = {k: min(v, turned.get(k, 0.0)) for k, v in ranks.items()}
+        top = max(ranks, key=ranks.__getitem__)
+        if ranks[top] < veto:
             return reading
         colour, _ = split_code(reading.card)
         likely = ((reading.card, round(reading.confidence, 3)),)
