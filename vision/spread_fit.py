@@ -49,7 +49,7 @@ def frame(quad: np.ndarray) -> tuple[np.ndarray, float]:
     return q.mean(axis=0), math.atan2(along[1], along[0])
 
 
-def _cards(centres: np.ndarray, angles: np.ndarray, short: np.ndarray, long_: np.ndarray) -> np.ndarray:
+def cards_at(centres: np.ndarray, angles: np.ndarray, short: np.ndarray, long_: np.ndarray) -> np.ndarray:
     """Corners (N x 4 x 2, TL TR BR BL of the portrait card) of cards with these centres,
     long-axis angles and sides."""
     v = np.stack([np.cos(angles), np.sin(angles)], axis=1)  # down the long side
@@ -93,7 +93,7 @@ def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[flo
     strong edges (4x2 float32, ordered as order_quad orders), `quad` itself if none shows."""
     centre, angle = frame(np.asarray(quad, np.float32))
     short, long_ = size
-    box = _cards(centre[None], np.array([angle]), np.array([short * 1.3]), np.array([long_ * 1.3]))[0]
+    box = cards_at(centre[None], np.array([angle]), np.array([short * 1.3]), np.array([long_ * 1.3]))[0]
     strong = _strong(grads, box)
     if strong <= 0:
         return order_quad(quad)
@@ -113,7 +113,7 @@ def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[flo
         shifted = np.concatenate([c0[None, None] + offs[None, :, None] * u[:, None], c0[None, None] + offs[None, :, None] * v[:, None]],
                                  axis=1).reshape(-1, 2)  # per combo: k shifts across, then k along
         sc = np.repeat(np.array([s for _, s in combos]), 2 * k)
-        sup = _side_support(grads, _cards(shifted, np.repeat(ang, 2 * k), short * sc, long_ * sc),
+        sup = _side_support(grads, cards_at(shifted, np.repeat(ang, 2 * k), short * sc, long_ * sc),
                             strong).reshape(len(combos), 2 * k, 4)
         score = (sup[:, :k, 1] + sup[:, :k, 3])[:, :, None] + (sup[:, k:, 0] + sup[:, k:, 2])[:, None, :]
         rows = [(a, s, u[m], v[m]) for m, (a, s) in enumerate(combos)]
@@ -124,7 +124,7 @@ def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[flo
         a, s, ur, vr = rows[r]
         best = (c0 + offs[i] * ur + offs[j] * vr, a, s)
     c, a, s = best
-    return order_quad(_cards(c[None], np.array([a]), np.array([short * s]), np.array([long_ * s]))[0])
+    return order_quad(cards_at(c[None], np.array([a]), np.array([short * s]), np.array([long_ * s]))[0])
 
 
-__all__ = ["edge_fit", "frame", "snap", "spread_size"]
+__all__ = ["cards_at", "edge_fit", "frame", "snap", "spread_size"]

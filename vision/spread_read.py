@@ -23,7 +23,7 @@ from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
 from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
-from .spread_fit import edge_fit, frame, snap, spread_size
+from .spread_fit import cards_at, edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
 from .spread_scan import ScanConfig, card_size, lie, paper, scan, unexplained
@@ -359,7 +359,7 @@ class SpreadReader:
             best = max(((a, q), (b, sq)), key=lambda t: (t[0].card is not None, t[0].confidence))
             out_quads.append(best[1])
             out_reads.append(best[0])
-        out_reads = one_code_per_outline(out_reads, round_, [edge_fit(grads, q) for q in out_quads])
+        out_reads = one_code_per_outline(out_reads, round_, lambda i: edge_fit(grads, out_quads[i]))
         return out_quads, [CROP_SCORE] * len(out_quads), out_reads.__getitem__
 
     def _read_apart(self, image_bgr: np.ndarray, quads: list[np.ndarray], scores: list[float],
@@ -503,13 +503,9 @@ def _cards_along_edges(outline: np.ndarray, sides: np.ndarray, grads: tuple[np.n
     dist = np.hypot(xx - centre[0], yy - centre[1])
     ring = ((dist >= r0) & (dist <= r1)).astype(np.uint8)
     angle = lie((gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]), ring)
-    out = []
-    for turn in (angle, angle + np.pi / 2):
-        card = order_quad(cv2.boxPoints(((float(centre[0]), float(centre[1])), (float(sides[0]), float(sides[1])),
-                                         float(np.degrees(turn)) + 90.0)))
-        if all(_lie_apart(card, g) >= OTHER_LIE for g in guessed):
-            out.append(card)
-    return out
+    turns = np.array([angle, angle + np.pi / 2])
+    cards = cards_at(np.repeat(centre[None], 2, axis=0), turns, np.full(2, float(sides[0])), np.full(2, float(sides[1])))
+    return [order_quad(c) for c in cards if all(_lie_apart(c, g) >= OTHER_LIE for g in guessed)]
 
 
 def _lie_apart(a: np.ndarray, b: np.ndarray) -> float:
@@ -547,17 +543,18 @@ def _apart(a: np.ndarray, b: np.ndarray, most: float) -> bool:
     return overlap_share(a, b) < most
 
 
-def one_code_per_outline(reads: list[CardReading], round_: list[int], fits: list[float]) -> list[CardReading]:
+def one_code_per_outline(reads: list[CardReading], round_: list[int],
+                         fit: Callable[[int], float]) -> list[CardReading]:
     """Cards grown round one outline (`round_[i]`: which) at several lies are guesses at one
     card: where they read different codes, only the one whose sides lie best along the edges
-    (`fits`, spread_fit.edge_fit) keeps its reading, the others declined (their likely codes
+    (`fit(i)`, spread_fit.edge_fit, asked only there) keeps its reading, the others declined (their likely codes
     kept). A card grown square to the photo round a tilted card's oval read a 7 as a 1 at
     1.00, as sure as the card grown along its edges read the 7."""
     out = list(reads)
     for k in set(round_):
         mine = [i for i, o in enumerate(round_) if o == k and reads[i].card is not None]
         if len({reads[i].card for i in mine}) > 1:
-            best = max(mine, key=lambda i: fits[i])
+            best = max(mine, key=fit)
             for i in mine:
                 if i != best:
                     out[i] = CardReading(None, 0.0, reads[i].likely)

@@ -30,10 +30,14 @@ def _misprint(colour: str, centre: str, index: str, short_side: int = 128, alpha
     return card
 
 
+def with_and_without(**off: float) -> tuple[Recogniser, Recogniser]:
+    """The shipped reader of UNO, and one with the settings `off` (a check turned off)."""
+    return Recogniser(deck="uno"), Recogniser(deck="uno", config=dataclasses.replace(RecogniserConfig(), **off))
+
+
 @pytest.fixture(scope="module")
 def readers() -> tuple[Recogniser, Recogniser]:
-    unbacked = Recogniser(deck="uno", config=dataclasses.replace(RecogniserConfig(), corner_backs=1.01))
-    return Recogniser(deck="uno"), unbacked
+    return with_and_without(corner_backs=1.01)
 
 
 @pytest.mark.parametrize("colour,centre,index", MISPRINTS)

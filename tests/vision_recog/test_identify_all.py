@@ -531,7 +531,7 @@ def test_of_the_cards_grown_round_one_outline_that_disagree_the_one_on_the_edges
 
     reads = [CardReading("red-1", 1.0, ()), CardReading("green-2", 0.9, ()), CardReading("red-7", 1.0, ()),
              CardReading(None, 0.3, ()), CardReading("green-2", 0.8, ())]
-    got = one_code_per_outline(reads, [0, 1, 0, 0, 1], [0.3, 0.5, 0.8, 0.9, 0.1])
+    got = one_code_per_outline(reads, [0, 1, 0, 0, 1], [0.3, 0.5, 0.8, 0.9, 0.1].__getitem__)
     assert [r.card for r in got] == [None, "green-2", "red-7", None, "green-2"]  # outline 1's agree: both stand
 
 

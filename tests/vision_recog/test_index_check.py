@@ -4,17 +4,15 @@ across a numeral (a highlight, a crease) can turn both readers, and the index is
 its own."""
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
 from tableref.vision.cardface import all_codes, render_card
 from tableref.vision.enrolment import build_enrolled
-from tableref.vision.recognise import Recogniser, RecogniserConfig
+from tableref.vision.recognise import Recogniser
 from tableref.vision.synth.odd_inks import table_shot
 
-from test_corner_check import _misprint
+from test_corner_check import _misprint, with_and_without
 
 # (colour, centre, index): of the four colours' 3/8, 8/3, 6/9, 9/6, 1/7, 7/1, 5/6, 0/8, 4/7 and
 # 2/5 misprints, both readers read 35 of 40 by their centre at 1.00, and the corner reader read
@@ -24,8 +22,7 @@ MISPRINTS = [("red", "3", "8"), ("blue", "1", "7"), ("green", "9", "6"), ("yello
 
 @pytest.fixture(scope="module")
 def readers() -> tuple[Recogniser, Recogniser]:
-    unchecked = Recogniser(deck="uno", config=dataclasses.replace(RecogniserConfig(), index_veto=1.0))
-    return Recogniser(deck="uno"), unchecked
+    return with_and_without(index_veto=1.0)
 
 
 @pytest.mark.parametrize("colour,centre,index", MISPRINTS)
