@@ -546,3 +546,23 @@ def test_a_card_on_its_edges_fits_them_better_than_one_turned_off_them() -> None
         rot = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
         turned = ((card.quad - centre) @ rot + centre).astype(np.float32)
         assert edge_fit(grads, card.quad) > 0.8 > 0.4 > edge_fit(grads, turned)
+
+
+def test_guesses_at_one_place_that_read_different_codes_both_decline() -> None:
+    # eval_spreads --seed 257 --scale 3.15, apart spread 0: round two outlines of a red 1 lying
+    # apart, one grown card read red-7 at 0.76 and the other red-1 at 0.64; the surer was taken
+    from tableref.vision.recognise import CardReading
+    from tableref.vision.spread_read import one_code_per_place
+
+    card = np.float32([[0, 0], [64, 0], [64, 100], [0, 100]])
+    near = card + np.float32([4, 3])     # IoU about 0.84 with `card`
+    apart = card + np.float32([200, 0])  # another card
+    reads = [CardReading("red-7", 0.76, (("red-7", 0.76),)), CardReading("red-1", 0.64, (("red-1", 0.64),)),
+             CardReading("blue-2", 0.9, ()), CardReading(None, 0.0, ())]
+    got = one_code_per_place(reads, [card, near, apart, near], 0.5)
+    assert [r.card for r in got] == [None, None, "blue-2", None]
+    assert got[0].likely == (("red-7", 0.76),) and got[1].likely == (("red-1", 0.64),)  # both offered still
+    # the same code at one place stands; so does a reading once the place's IoU is below `same`
+    agree = [CardReading("red-1", 0.76, ()), CardReading("red-1", 0.64, ())]
+    assert [r.card for r in one_code_per_place(agree, [card, near], 0.5)] == ["red-1", "red-1"]
+    assert [r.card for r in one_code_per_place(reads[:2], [card, near], 0.9)] == ["red-7", "red-1"]
