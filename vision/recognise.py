@@ -457,6 +457,10 @@ class Recogniser:
             best = max(outer, key=lambda i: cv2.contourArea(cands[i].quad.astype(np.float32)))
             reading(best)
         r = read[best]
+        if r.card is not None and r.confidence < SURE:
+            around = [j for j in range(len(cands)) if j != best and not cands[j].whole_frame
+                      and cands[j].score >= PANEL_OUTER_SCORE and _part_of(cands[j].quad, cands[best].quad)]
+            r = part_doubted(r, [lazy(j) for j in around])
         return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
 
     def lazy_reader(self, image_bgr: np.ndarray, quads: list[np.ndarray],
@@ -682,6 +686,28 @@ def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
     inside a card-shaped `outer` and is far smaller than a panel."""
     area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
     return area_i < PANEL_SHARE[0] * area_o and card_shaped(outer) and _inside(outer, inner)
+
+
+def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading:
+    """`reading`, or where it is less than SURE sure and a bigger card outline round its own
+    (`around`: their readings) reads another code, a decline offering both: part of a card's
+    print read as a card (under a warm lamp a yellow 7's white circle read as a reverse at
+    0.82, and the card round it as a 7 at 0.61). The table is asked."""
+    if reading.card is None or reading.confidence >= SURE:
+        return reading
+    others = [a for a in around if a.card not in (None, reading.card)]
+    if not others:
+        return reading
+    other = max(others, key=lambda a: a.confidence)
+    offered = ((reading.card, round(reading.confidence, 3)), (other.card, round(other.confidence, 3)))
+    return CardReading(None, min(reading.confidence, 0.5), offered)
+
+
+def _part_of(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """`inner` may be a part of `outer`'s print as big as a panel (see PANEL_SHARE): it lies
+    inside a card-shaped `outer` and covers a panel's share of it."""
+    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
+    return PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o and card_shaped(outer) and _inside(outer, inner)
 
 
 def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:

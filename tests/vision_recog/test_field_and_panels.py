@@ -183,3 +183,30 @@ def test_a_mark_that_reads_as_a_card_of_its_own_gives_way_to_the_card_it_is_on(r
 def test_a_small_card_on_a_bigger_card_shaped_sheet_stands(recogniser) -> None:
     sheet = np.full((int(300 * ASPECT), 300, 4), 235, np.uint8)  # plain paper reads as no card
     assert recogniser.identify(_scene(sheet, "red-0")).card == "red-0"
+
+
+@pytest.mark.parametrize("inner, part", [
+    (_rect(300, 300, 140, 220), True),     # the white circle and numeral: half the card, inside it
+    (_rect(300, 200, 180, 90), True),      # a panel's share across one end
+    (_rect(300, 300, 60, 90), False),      # a mark (the numeral): far smaller (see _print_mark)
+    (_rect(300, 300, 196, 306), False),    # the card itself, a little tighter
+    (_rect(420, 300, 140, 220), False),    # partly beside the card
+])
+def test_a_part_of_a_cards_print_is_panel_sized_and_inside_it(inner: np.ndarray, part: bool) -> None:
+    assert recognise._part_of(_rect(300, 300, 200, 310), inner) == part
+
+
+def test_an_unsure_part_that_the_card_round_it_reads_otherwise_is_asked() -> None:
+    # hemant_img's yellow 7 under a warm lamp (tools/eval_photos.py --lamp warm): its white circle
+    # read as a yellow reverse at 0.815, the card round it as a yellow 7 at 0.605
+    from tableref.vision.recognise import CardReading, part_doubted
+    part = CardReading("yellow-reverse", 0.815, (("yellow-reverse", 0.815), ("red-reverse", 0.0)))
+    card = CardReading("yellow-7", 0.605, (("yellow-7", 0.605),))
+    got = part_doubted(part, [CardReading(None, 0.2, ()), card])
+    assert got.card is None and got.likely == (("yellow-reverse", 0.815), ("yellow-7", 0.605))
+    assert got.confidence <= 0.5
+    # a sure part, the same code round it, or nothing read round it: the reading stands
+    sure = CardReading("green-draw2", 0.999, ())
+    assert part_doubted(sure, [CardReading("green-4", 0.621, ())]) is sure
+    assert part_doubted(part, [CardReading("yellow-reverse", 0.6, ())]) is part
+    assert part_doubted(part, [CardReading(None, 0.3, ())]) is part
