@@ -659,12 +659,9 @@ def _says_no_card(scored: dict[str, float]) -> bool:
 
 
 def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """`inner` is a panel of `outer`: it lies inside it (a few px of slack) and covers a
-    panel's share of it, and `outer` has a card's proportions."""
-    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
-    if not PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o:
-        return False
-    if not card_shaped(outer):
+    """`inner` is a panel of `outer`: a part of its print (_part_of) that lies across the
+    card at one end."""
+    if not _part_of(outer, inner):
         return False
     long_o, short_o = _side_pairs(outer)
     # a panel spans the card's width: its long side runs along the card's short side
@@ -676,9 +673,7 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
     if across.min() > -PANEL_SPAN / 2 or across.max() < PANEL_SPAN / 2:
         return False
     # ... and sits towards one end of it, not in the middle
-    if abs(float(_along(inner.mean(axis=0, keepdims=True) - outer.mean(axis=0), long_o)[0])) < PANEL_OFF_CENTRE:
-        return False
-    return _inside(outer, inner)
+    return abs(float(_along(inner.mean(axis=0, keepdims=True) - outer.mean(axis=0), long_o)[0])) >= PANEL_OFF_CENTRE
 
 
 def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
@@ -705,7 +700,7 @@ def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading
 
 def _part_of(outer: np.ndarray, inner: np.ndarray) -> bool:
     """`inner` may be a part of `outer`'s print as big as a panel (see PANEL_SHARE): it lies
-    inside a card-shaped `outer` and covers a panel's share of it."""
+    inside a card-shaped `outer` (a few px of slack) and covers a panel's share of it."""
     area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
     return PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o and card_shaped(outer) and _inside(outer, inner)
 
