@@ -30,10 +30,11 @@ MODELS = pathlib.Path(__file__).resolve().parents[1] / "vision" / "models"
 
 
 def make_set(seed: int, n: int, workers: int, cache: pathlib.Path | None,
-             corner: bool = False) -> tuple[np.ndarray, np.ndarray]:
+             corner: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """n samples of the seeded stream, at the model's input size, made in chunks by `workers`
-    processes. With `cache`, each chunk is kept on disk under a name that says what made it,
-    so that a longer run reuses a shorter one's images."""
+    processes (`corner`: the corner stream of that version; 0, the whole-card stream). With
+    `cache`, each chunk is kept on disk under a name that says what made it, so that a longer
+    run reuses a shorter one's images."""
     jobs = [(seed, a, min(n, a + CHUNK), cache, corner) for a in range(0, n, CHUNK)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         parts = pool.starmap(_make_chunk, jobs, chunksize=1)
@@ -44,18 +45,18 @@ CHUNK = 250
 
 
 def _make_chunk(seed: int, start: int, stop: int, cache: pathlib.Path | None,
-                corner: bool) -> tuple[np.ndarray, np.ndarray]:
+                corner: int) -> tuple[np.ndarray, np.ndarray]:
     path = None
     if cache is not None:
-        stream = f"_corner{reader_data.CORNER_VERSION}" if corner else ""
-        path = cache / (f"reader_v{reader_data.generator(corner)}{stream}_{seed}_{start}_{stop}_"
+        stream = f"_corner{corner}" if corner else ""
+        path = cache / (f"reader_v{reader_data.generator(bool(corner))}{stream}_{seed}_{start}_{stop}_"
                         f"{card_model.INPUT_W}x{card_model.INPUT_H}.npz")
         if path.is_file():
             with np.load(path) as z:
                 return z["x"], z["y"]
     cv2.setNumThreads(1)
     # the corner reader reads cards partly under others, that part painted out
-    images, labels = reader_data.dataset(seed, start, stop, hidden=corner)
+    images, labels = reader_data.dataset(seed, start, stop, hidden=bool(corner), corner_version=corner)
     small = card_model.shrink(images, "corner" if corner else "whole")
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -218,8 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="keep the made image sets here")
     ap.add_argument("--make-only", action="store_true", help="only make (and cache) the image sets")
     ap.add_argument("--out", type=pathlib.Path, default=MODELS)
-    ap.add_argument("--corner", action="store_true", help="the corner reader (card_reader_corner.onnx): the "
-                    "index corner of cards partly under others, that part painted out (reader_data.hide)")
+    ap.add_argument("--corner", type=int, nargs="?", const=reader_data.CORNER_VERSION, default=0,
+                    choices=sorted(card_model.CORNER_MODEL_FILES), metavar="VERSION",
+                    help="a corner reader (card_model.CORNER_MODEL_FILES): the index corner of cards partly under "
+                    "others, that part painted out (reader_data.hide), from corner stream VERSION (default: the newest)")
     args = ap.parse_args(argv)
     try:
         import torch
@@ -233,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     # train and validation are separate streams of the generator (different seeds)
     x, y = make_set(args.seed, args.train, args.workers, args.cache, args.corner)
     xv, yv = make_set(args.seed + 1, args.val, args.workers, args.cache, args.corner)
-    model_file = card_model.CORNER_MODEL_FILE if args.corner else card_model.MODEL_FILE
+    model_file = card_model.CORNER_MODEL_FILES[args.corner] if args.corner else card_model.MODEL_FILE
     meta_file = pathlib.Path(model_file).with_suffix(".json").name
     t_data = time.time() - t0
     print(f"made {len(x)} training and {len(xv)} validation images in {t_data:.0f} s", flush=True)
@@ -251,12 +254,12 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "classes": names, "input": {"width": card_model.INPUT_W, "height": card_model.INPUT_H,
                                     "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
-        "generator": reader_data.generator(args.corner),  # the image generator's version it was trained on
+        "generator": reader_data.generator(bool(args.corner)),  # the image generator's version it was trained on
         "temperature": round(temperature, 4), "seed": args.seed, "train_samples": args.train,
         "val_samples": args.val, "val_seed": args.seed + 1, "epochs": args.epochs, "parameters": n_params,
         "embedding_dim": args.embed, "torch_version": torch.__version__,
         "view": "corner" if args.corner else "whole",  # its images: reader_data's corner stream, card_model.corner
-        "corner_generator": reader_data.CORNER_VERSION if args.corner else None,
+        "corner_generator": args.corner or None,
         "seconds": {"data": round(t_data), "total": round(time.time() - t0)}, "log": log,
     }
     meta["history"] = _history(args.out / meta_file)

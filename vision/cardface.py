@@ -203,9 +203,9 @@ def _arrow_poly(x0: float, y0: float, x1: float, y1: float, width: float) -> np.
 
 
 def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colour: tuple[int, int, int],
-                grow: float, weight: float = 1.0) -> None:
+                grow: float, weight: float = 1.0, head: float = 1.0) -> None:
     """A bold arrow along `path` (tail ... neck), its head past the neck; `grow` px fatter all
-    round (outline layers); `weight` scales the shaft."""
+    round (outline layers); `weight` scales the shaft, `head` the head."""
     pts = np.array(path, np.float64)
     cv2.polylines(img, [np.round(pts * 16).astype(np.int32).reshape(-1, 1, 2)], False, colour,
                   max(1, int(round(s * 0.15 * weight + 2 * grow))), cv2.LINE_AA, shift=4)
@@ -213,8 +213,8 @@ def _bent_arrow(img: np.ndarray, path: list[tuple[float, float]], s: float, colo
     d /= np.linalg.norm(d) or 1.0
     perp = np.array([-d[1], d[0]])
     neck = pts[-1] - d * grow
-    tip = pts[-1] + d * (s * 0.22 + 1.6 * grow)
-    half = s * 0.17 + 1.6 * grow
+    tip = pts[-1] + d * (s * 0.22 * head + 1.6 * grow)
+    half = s * 0.17 * head + 1.6 * grow
     _poly(img, np.array([neck + perp * half, tip, neck - perp * half]), colour)
 
 
@@ -229,16 +229,19 @@ REVERSE_ARROWS = (
 )
 
 
-def _sym_reverse(img, cx, cy, s, fg, ol, weight=1.0, arrows=0):
+def _sym_reverse(img, cx, cy, s, fg, ol, weight=1.0, arrows=0, head=1.0, apart=0.0):
     """Two fat arrows as printed, making an S: each tail curls down beside the other arrow's
     shaft and the shaft points out to a corner; the second arrow is the first turned half
-    round, drawn over it with its own outline so the two stay apart."""
+    round, drawn over it with its own outline so the two stay apart. `head` scales the
+    arrowheads; `apart` moves the arrows that share of `s` away from each other, across the
+    diagonal they point along (as the official deck prints its small corner index)."""
     arrow = REVERSE_ARROWS[arrows]
     edge = ol or INK["white"]   # clone prints part the arrows with the white of the oval
     for sign in (1, -1):
-        path = [(cx + sign * x * s, cy + sign * y * s) for x, y in arrow]
-        _bent_arrow(img, path, s, edge, max(1.0, s * 0.03), weight)
-        _bent_arrow(img, path, s, fg, 0.0, weight)
+        off = sign * apart * s * 0.7071
+        path = [(cx + sign * x * s - off, cy + sign * y * s - off) for x, y in arrow]
+        _bent_arrow(img, path, s, edge, max(1.0, s * 0.03), weight, head)
+        _bent_arrow(img, path, s, fg, 0.0, weight, head)
 
 
 def _mini_cards(img, cx, cy, s, colours, ol, n_offsets, lean: float = 0.0):
@@ -475,6 +478,9 @@ class Printing:
     # corner indices
     index: float = 1.0       # their height, as a share of the style's
     index_at: float = 1.0    # their centre's distance in from the corner, as a share of the style's
+    index_symbol: float = 1.0  # a symbol index's (skip, reverse) size, as a share of the style's
+    index_weight: float = 1.0  # its strokes, as a share of the centre symbol's (sym_weight)
+    index_apart: float = 0.0   # a reverse index's arrows moved apart (_sym_reverse's apart)
 
 
 def _affine(cx: float, cy: float, angle: float = 0.0, scale: float = 1.0, stretch: float = 1.0,
@@ -587,17 +593,20 @@ def _uno_face(code: str, style: str, w: int, h: int, rng: np.random.Generator | 
                   numerals=own, bar=pr.bar, extras=pr.extras)
         else:
             x, y = (ix, iy) if not rot else (w - ix, h - iy)
-            SYMBOLS[rank](img, x, y, idx_h * 1.8, INK["white"], None, **_symbol_printing(rank, pr))
+            SYMBOLS[rank](img, x, y, idx_h * 1.8 * pr.index_symbol, INK["white"], None,
+                          **_symbol_printing(rank, pr, pr.index_weight, pr.index_apart))
     return img
 
 
-def _symbol_printing(rank: str, pr: Printing) -> dict:
+def _symbol_printing(rank: str, pr: Printing, thinner: float = 1.0, apart: float = 0.0) -> dict:
     """The keyword arguments that draw `rank`'s symbol in printing `pr` (the skip and the
-    reverse take a printing's strokes; the other symbols none)."""
+    reverse take a printing's strokes, `thinner` times as wide, a thinner reverse's heads
+    smaller too and its arrows `apart`; the other symbols none)."""
     if rank == "skip":
-        return {"weight": pr.sym_weight, "slash": pr.slash}
+        return {"weight": pr.sym_weight * thinner, "slash": pr.slash}
     if rank == "reverse":
-        return {"weight": pr.sym_weight, "arrows": pr.arrows}
+        return {"weight": pr.sym_weight * thinner, "arrows": pr.arrows, "head": 0.6 + 0.4 * thinner,
+                "apart": apart}
     return {}
 
 

@@ -26,7 +26,9 @@ from .spread_neighbours import turned_about
 from .spread_peel import cover_mask
 
 VERSION = 8  # bump when the images change (training caches are named by it; 3 and 4 were never shipped)
-CORNER_VERSION = 2  # the corner reader's stream (hide, _index): bump when its images change
+CORNER_VERSION = 3  # the corner readers' stream (hide, _index): bump when its images change
+# (dataset's corner_version makes an older one's images again: each shipped corner reader is
+# checked on its own, card_model.CORNER_MODEL_FILES)
 # the whole-card generator whose images the corner stream still is: generator 8 draws its
 # additions (_later) from a stream of their own that the corner stream leaves out
 CORNER_BASE = 7
@@ -171,25 +173,35 @@ def _lettering(rng: np.random.Generator) -> dict:
     return out
 
 
-def _index(rng: np.random.Generator) -> dict:
-    """Another deck's corner indices (the corner reader's stream only: the whole-card reader's
+def _index(rng: np.random.Generator, version: int) -> dict:
+    """Another deck's corner indices (the corner stream `version` only: the whole-card reader's
     images stay as its shipped model was trained on): the dev photos' decks print them up to
-    1.5 times the classic render's height, and further in."""
-    return {"index": float(rng.uniform(0.9, 1.6)), "index_at": float(rng.uniform(0.85, 1.35))}
+    1.5 times the classic render's height, and further in. From version 3, skip and reverse
+    indices also as the official deck prints them, no bigger than a numeral and in thin
+    strokes, where the renders' are fat: the version-2 reader read its reverses as 7s."""
+    out = {"index": float(rng.uniform(0.9, 1.6)), "index_at": float(rng.uniform(0.85, 1.35))}
+    if version >= 3:
+        if rng.random() < 0.5:
+            out["index_symbol"] = float(rng.uniform(0.65, 1.0))
+        if rng.random() < 0.6:
+            out["index_weight"] = float(rng.uniform(0.35, 1.0))
+            out["index_apart"] = float(rng.uniform(0.0, 0.12))
+    return out
 
 
-def _printing(code: str, rng: np.random.Generator, indices: bool = False) -> Printing | None:
+def _printing(code: str, rng: np.random.Generator, indices: int = 0) -> Printing | None:
     """Another deck's printing: the oval larger, smaller or a full-width circle (decks with
     a white disc), numerals larger or smaller, outlined or not, its own ink shade, and its
-    own lettering (_lettering); with `indices`, its own corner indices (_index)."""
+    own lettering (_lettering); with `indices` (a corner stream's version), its own corner
+    indices (_index)."""
     r = rng.random()
     if r < 0.2:
-        return Printing(**_index(rng)) if indices else None
+        return Printing(**_index(rng, indices)) if indices else None
     colour = code.split("-", 1)[0]
     shared = {"field": deck_ink(colour, rng) if colour in INK_SHADES and rng.random() < 0.7 else None}
     shared.update(_lettering(rng))
     if indices:
-        shared.update(_index(rng))
+        shared.update(_index(rng, indices))
     if r < 0.4:    # a circle across the card: half-axes equal in pixels
         k = rng.uniform(1.05, 1.3)
         return Printing(oval_w=k, oval_h=k * 0.36 / (0.43 * 1.553), numeral=rng.uniform(0.75, 0.95),
@@ -199,7 +211,7 @@ def _printing(code: str, rng: np.random.Generator, indices: bool = False) -> Pri
                     **shared)
 
 
-def _face(code: str, rng: np.random.Generator, short: int, indices: bool = False,
+def _face(code: str, rng: np.random.Generator, short: int, indices: int = 0,
           later: np.random.Generator | None = None) -> np.ndarray:
     """The face of `code` in another deck's printing, worn; `later`: generator 8's additions
     too (_later), drawn from that stream so that the rest comes out as before."""
@@ -323,10 +335,11 @@ def _finder_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def card_scene(code: str, rng: np.random.Generator, codes: list[str] | None = None,
-               indices: bool = False, later: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
+               indices: int = 0, later: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A photo of `code` on a random table after a random trip through a camera, and the
     card's true outline in it (also what bench/bench_calibration.py reads whole); `indices`:
-    its corner indices varied too (_index); `later`: see _face."""
+    its corner indices varied too, as that corner stream's version does (_index); `later`:
+    see _face."""
     codes = codes or all_codes("all")
     short = _card_short(rng)
     scene, quad = _place(rng, short)
@@ -385,10 +398,12 @@ def hide(scene: np.ndarray, quad: np.ndarray, rng: np.random.Generator, codes: l
 
 
 def card_sample(code: str, rng: np.random.Generator, codes: list[str] | None = None,
-                hidden: bool = False, later: np.random.Generator | None = None) -> np.ndarray:
+                hidden: bool = False, later: np.random.Generator | None = None,
+                corner_version: int = CORNER_VERSION) -> np.ndarray:
     """The rectified 128x200 BGR view of `code` after a random trip through a camera
-    (`hidden`: with cards of a hand over part of it, painted out; see hide; `later`: see _face)."""
-    scene, quad = card_scene(code, rng, codes, indices=hidden, later=later)
+    (`hidden`: with cards of a hand over part of it, painted out, as corner stream
+    `corner_version` makes it; see hide; `later`: see _face)."""
+    scene, quad = card_scene(code, rng, codes, indices=corner_version if hidden else 0, later=later)
     if hidden:
         scene = hide(scene, quad, rng, codes or all_codes("all"))
     return warp_card(scene, _finder_quad(quad, rng), (WARP_W, WARP_H))
@@ -435,17 +450,21 @@ def none_sample(rng: np.random.Generator, codes: list[str] | None = None, kind: 
 
 
 def sample(label: str, rng: np.random.Generator, codes: list[str] | None = None, hidden: bool = False,
-           later: np.random.Generator | None = None) -> np.ndarray:
-    """A rectified training image of class `label` (a card code or "_none"; `later`: see _face)."""
-    return none_sample(rng, codes, hidden=hidden) if label == NONE else card_sample(label, rng, codes, hidden, later)
+           later: np.random.Generator | None = None, corner_version: int = CORNER_VERSION) -> np.ndarray:
+    """A rectified training image of class `label` (a card code or "_none"; `later`: see _face;
+    `corner_version`: see card_sample)."""
+    if label == NONE:
+        return none_sample(rng, codes, hidden=hidden)
+    return card_sample(label, rng, codes, hidden, later, corner_version)
 
 
 def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
-            hidden: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            hidden: bool = False, corner_version: int = CORNER_VERSION) -> tuple[np.ndarray, np.ndarray]:
     """Samples start..stop-1 of the seeded stream (images n x 200 x 128 x 3 uint8, class
     indices): codes drawn evenly, "_none" with probability `none_share`; `hidden`: the
-    corner reader's (see hide), which is as generator CORNER_BASE made it. Sample i depends
-    only on (seed, i), so any slice can be made apart (in parallel) and comes out the same."""
+    corner readers' stream `corner_version` (see hide), its cards as generator CORNER_BASE
+    made them. Sample i depends only on (seed, i), so any slice can be made apart (in
+    parallel) and comes out the same."""
     names = classes()
     codes = names[:-1]
     n = max(0, stop - start)
@@ -455,7 +474,7 @@ def dataset(seed: int, start: int, stop: int, none_share: float = 0.12,
         rng = np.random.default_rng([seed, i])
         k = len(codes) if rng.random() < none_share else int(rng.integers(len(codes)))
         later = None if hidden else np.random.default_rng([seed, i, VERSION])
-        images[j] = sample(names[k], rng, codes, hidden, later)
+        images[j] = sample(names[k], rng, codes, hidden, later, corner_version)
         labels[j] = k
     return images, labels
 

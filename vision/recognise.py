@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .card_model import NONE as MODEL_NONE
-from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, INPUT_H, INPUT_W, MODEL_DIR, CardModel
+from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, CORNER_MODEL_FILES, INPUT_H, INPUT_W, MODEL_DIR, CardModel, CombinedModel
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
@@ -527,6 +527,16 @@ class Recogniser:
         that part painted out (card_model.corner)."""
         return CardModel.load(MODEL_DIR / CORNER_MODEL_FILE) if self.reader is not None else None
 
+    @functools.cached_property
+    def fan_reader(self) -> CombinedModel | None:
+        """The corner readers combined (CORNER_MODEL_FILES): what reads a card partly under
+        others. The index check of a whole card (_corner_ranks) keeps the first alone, whose
+        sureness its index_veto was set by (the second reads the edwin clone's blue 8 index
+        at 0.976 one end up, and that photo's check turns on it)."""
+        if self.corner_reader is None:
+            return None
+        return CombinedModel([CardModel.load(MODEL_DIR / f) for f in CORNER_MODEL_FILES.values()])
+
     def corner_readings(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray,
                         views: int = 1) -> list[CardReading]:
         """How the corner reader reads each of `quads` with the mask `cover` (the cards over
@@ -541,12 +551,12 @@ class Recogniser:
         return [self.corner_reading(p) for p in probs.reshape(len(quads), len(looks[0]), -1)]
 
     def corner_probabilities(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray) -> np.ndarray:
-        """The corner reader's probabilities (one row per outline of `quads`) with `cover`
-        painted out; needs the corner reader."""
-        assert self.corner_reader is not None
+        """The corner readers' probabilities (fan_reader; one row per outline of `quads`) with
+        `cover` painted out; needs the corner reader."""
+        assert self.fan_reader is not None
         painted = image_bgr.copy()
         painted[cover > 0] = HIDDEN_FILL
-        return self.corner_reader.probabilities(
+        return self.fan_reader.probabilities(
             [self._recoloured(warp_card(painted, q, (CANON_W, CANON_H))) for q in quads], both_ends=True)
 
     def corner_reading(self, views: np.ndarray) -> CardReading:

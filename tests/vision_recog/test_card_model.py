@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tableref.vision import reader_data
-from tableref.vision.card_model import (CHECK_SAMPLES, CORNER_MODEL_FILE, MODEL_DIR, MODEL_FILE, NONE, CardModel,
-                                        HIDDEN_FILL, ModelFileError, corner, shrink)
+from tableref.vision.card_model import (CHECK_SAMPLES, CORNER_MODEL_FILE, CORNER_MODEL_FILES, MODEL_DIR, MODEL_FILE, NONE,
+                                        CardModel, CombinedModel, HIDDEN_FILL, ModelFileError, corner, shrink)
 from tableref.vision.cardface import UNO_STYLES, Printing, all_codes, is_ninety_nine, render_card
 from tableref.vision.classify_training import (CARD_FREE_KINDS, camera_effects, card_free_scene, card_quad,
                                                jitter_quad)
@@ -68,20 +68,22 @@ def test_landscape_card_is_read_upright(model: CardModel) -> None:
     assert np.array_equal(shrink([landscape]), shrink([card]))
 
 
-@pytest.mark.parametrize("name", [MODEL_FILE, CORNER_MODEL_FILE])
+@pytest.mark.parametrize("name", [MODEL_FILE, *CORNER_MODEL_FILES.values()])
 def test_recorded_validation_figure_is_reproduced(name: str) -> None:
     """The first validation samples are made again from their seed and read: the accuracy
     matches what the training run recorded (a different cv2 build may draw a pixel apart).
-    Both shipped readers: the whole-card one and the corner one (identify --all's fans)."""
+    Every shipped reader: the whole-card one and the corner ones (identify --all's fans),
+    each on its own corner stream."""
     model = CardModel.load(MODEL_DIR / name)
     val = model.meta["validation"]
     corner_view = model.view == "corner"
     assert model.meta.get("generator") == reader_data.generator(corner_view), "the generator changed: retrain it"
     assert model.classes == reader_data.classes()
+    version = model.meta.get("corner_generator") or 0
     if corner_view:
-        assert model.meta.get("corner_generator") == reader_data.CORNER_VERSION, "retrain the corner reader"
+        assert CORNER_MODEL_FILES.get(version) == name, "retrain the corner reader"
     images, labels = reader_data.dataset(model.meta["val_seed"], 0, CHECK_SAMPLES,
-                                         hidden=corner_view)
+                                         hidden=corner_view, corner_version=version)
     p = model.probabilities_shrunk(shrink(images, model.view), both_ends=False)
     accuracy = float((p.argmax(axis=1) == labels).mean())
     assert abs(accuracy - val["check_accuracy"]) <= 0.02, (accuracy, val["check_accuracy"])
@@ -100,6 +102,21 @@ def test_the_corner_reader_reads_the_index_corner_that_shows() -> None:
     assert reader.view == "corner"
     p = reader.probabilities([card])[0]
     assert reader.classes[int(p.argmax())] == "blue-4"
+
+
+def test_the_fan_reader_is_the_corner_readers_geometric_mean() -> None:
+    """A fanned card is read by every corner reader at once (CombinedModel): each card's
+    probabilities are the geometric mean of theirs, renormalised."""
+    rng = np.random.default_rng(5)
+    cards = [reader_data.card_sample(code, rng, hidden=True) for code in ("red-reverse", "blue-7", "green-skip")]
+    readers = [CardModel.load(MODEL_DIR / f) for f in CORNER_MODEL_FILES.values()]
+    assert len(readers) == 2
+    each = [m.probabilities(cards) for m in readers]
+    both = CombinedModel(readers).probabilities(cards)
+    mean = np.sqrt((each[0] + 1e-6) * (each[1] + 1e-6))
+    assert np.allclose(both, mean / mean.sum(axis=1, keepdims=True), atol=1e-5)
+    assert np.allclose(both.sum(axis=1), 1.0)
+    assert not np.allclose(each[0], each[1], atol=1e-3)  # two readers, not one file twice
 
 
 def test_card_free_views_are_declined(model: CardModel) -> None:

@@ -71,3 +71,19 @@ def test_printing_fields_draw_other_printings(code: str, printing: Printing) -> 
     other = render_card(code, "classic", 90, None, printing)
     assert other.shape == plain.shape and np.array_equal(other[:, :, 3], plain[:, :, 3])
     assert np.abs(other[:, :, :3].astype(np.int16) - plain[:, :, :3]).mean() > 0.3
+
+
+@pytest.mark.parametrize("arrows", range(4))
+def test_a_thin_reverse_index_shows_its_two_arrows_apart(arrows: int) -> None:
+    """The corner reader's printings (reader_data._index) include the official deck's small
+    reverse index: two thin arrows with the field between them, where the default print's
+    index is one white blob. Counted as white blobs in the top-left index, the border's
+    corner being one of them."""
+    def blobs(printing: Printing) -> int:
+        face = render_card("red-reverse", "classic", 256, None, printing)
+        h, w = face.shape[:2]
+        white = (face[int(h * 0.03):int(h * 0.2), int(w * 0.05):int(w * 0.32), :3].min(axis=2) > 200).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(white)
+        return int((stats[1:, cv2.CC_STAT_AREA] > 15).sum())
+    assert blobs(Printing(arrows=arrows)) == 2
+    assert blobs(Printing(arrows=arrows, index_weight=0.35, index_apart=0.12)) == 3
