@@ -155,7 +155,8 @@ class CombinedModel:
     def probabilities(self, cards, both_ends: bool = True) -> np.ndarray:
         """As CardModel.probabilities, each card shrunk once for all the readers."""
         small = shrink(cards, self.view)
-        logs = [np.log(m.probabilities_shrunk(small, both_ends and self.view == "whole") + 1e-6) for m in self.models]
+        both = both_ends and self.view == "whole"
+        logs = [np.log(m.probabilities_shrunk(small, both) + 1e-6) for m in self.models]
         p = np.exp(np.mean(logs, axis=0))
         return p / p.sum(axis=1, keepdims=True)
 
@@ -195,4 +196,5 @@ def reliability(conf: np.ndarray, right: np.ndarray) -> list[dict]:
 
 
 __all__ = ["CardModel", "CombinedModel", "ModelFileError", "shrink", "upright", "softmax", "figures", "reliability",
-           "MODEL_FILE", "META_FILE", "CORNER_MODEL_FILE", "CORNER_MODEL_FILES", "HIDDEN_FILL", "corner", "INPUT_W", "INPUT_H", "NONE", "CHECK_SAMPLES"]
+           "MODEL_FILE", "META_FILE", "CORNER_MODEL_FILE", "CORNER_MODEL_FILES", "HIDDEN_FILL", "corner", "INPUT_W",
+           "INPUT_H", "NONE", "CHECK_SAMPLES"]

@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from .card_model import NONE as MODEL_NONE
-from .card_model import HIDDEN_FILL, CORNER_MODEL_FILE, CORNER_MODEL_FILES, INPUT_H, INPUT_W, MODEL_DIR, CardModel, CombinedModel
+from .card_model import (HIDDEN_FILL, CORNER_MODEL_FILE, CORNER_MODEL_FILES, INPUT_H, INPUT_W, MODEL_DIR, CardModel,
+                         CombinedModel)
 from .cardface import DECKS, all_codes, is_ninety_nine, split_code
 from .classify_colour import COLOURS, colour_scores, field_darkness, rim_paper_share, white_gains
 from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six_or_nine, symbol_mask
