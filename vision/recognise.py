@@ -540,9 +540,9 @@ class Recogniser:
 
     def corner_readings(self, image_bgr: np.ndarray, quads: list[np.ndarray], cover: np.ndarray,
                         views: int = 1) -> list[CardReading]:
-        """How the corner reader reads each of `quads` with the mask `cover` (the cards over
-        them) painted out, as it was trained (HIDDEN_FILL), over this deck's codes, however
-        unsure (tools/eval_spreads.py --true-outlines measures it so). With `views` > 1, each
+        """How the corner readers (fan_reader) read each of `quads` with the mask `cover` (the
+        cards over them) painted out, as they were trained (HIDDEN_FILL), over this deck's
+        codes, however unsure (tools/eval_spreads.py --true-outlines measures it so). With `views` > 1, each
         outline is also read nudged (nudged_views) and the views' probabilities combined
         (corner_reading)."""
         if self.corner_reader is None or not quads:
@@ -690,8 +690,8 @@ def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
 def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
     """`inner` may be a mark of `outer`'s print (its numeral, oval or an index): it lies
     inside a card-shaped `outer` and is far smaller than a panel."""
-    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
-    return area_i < PANEL_SHARE[0] * area_o and card_shaped(outer) and _inside(outer, inner)
+    share = _share_inside(outer, inner)
+    return share is not None and share < PANEL_SHARE[0]
 
 
 def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading:
@@ -712,8 +712,17 @@ def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading
 def _part_of(outer: np.ndarray, inner: np.ndarray) -> bool:
     """`inner` may be a part of `outer`'s print as big as a panel (see PANEL_SHARE): it lies
     inside a card-shaped `outer` (a few px of slack) and covers a panel's share of it."""
-    area_o, area_i = cv2.contourArea(outer.astype(np.float32)), cv2.contourArea(inner.astype(np.float32))
-    return PANEL_SHARE[0] * area_o <= area_i <= PANEL_SHARE[1] * area_o and card_shaped(outer) and _inside(outer, inner)
+    share = _share_inside(outer, inner)
+    return share is not None and PANEL_SHARE[0] <= share <= PANEL_SHARE[1]
+
+
+def _share_inside(outer: np.ndarray, inner: np.ndarray) -> float | None:
+    """The share of a card-shaped `outer` that `inner`, lying inside it, covers; None where
+    `outer` is no card's shape or `inner` is not inside it (_print_mark, _part_of)."""
+    if not card_shaped(outer) or not _inside(outer, inner):
+        return None
+    area_o = cv2.contourArea(outer.astype(np.float32))
+    return cv2.contourArea(inner.astype(np.float32)) / area_o if area_o > 0 else None
 
 
 def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
