@@ -3,7 +3,7 @@ scored on its clips: the nearest thing here to the held-out clips of another sce
 
     .venv/bin/python tools/other_clips.py --clips 12 --seed 100 [--size 1280x720] [--players 2 6]
         [--photos ../shared/data/photos] [--keep DIR] [--bumps N] [--lamp warm] [--jpeg Q]
-        [--set FIELD=VALUE ...]
+        [--dim] [--set FIELD=VALUE ...]
 
 vision/synth draws the image directly, with hands brought in along a scripted path. This one
 draws a table plane and looks at it through a camera: everything (cards, hands, arms, their
@@ -17,7 +17,10 @@ top card taken back, patterned cloths, a camera rolled any way round, auto-expos
 follows what covers the frame, and frame rates below 25. --bumps N knocks the camera N times
 per clip (shifted, turned and zoomed a little, with two frames of shake; see OtherScene._knocks).
 --jpeg Q passes each frame through JPEG at quality Q before the video is written, as a USB
-webcam's MJPEG stream does. --set changes a field of the watcher's WatcherConfig, to sweep it.
+webcam's MJPEG stream does. --dim films a dim room: the camera's gain lifts a picture
+exposed at about a third and lifts its sensor noise with it, fresh on every frame, and the
+lifted shadows come out flat and grey (see dim_room). --set changes a field of the
+watcher's WatcherConfig, to sweep it.
 
 Truth per clip: fps, seat_bearings (image degrees, 0 = right, counter-clockwise) and events
 (landed/removed, card, settled frame: the first frame the card lies still and no hand covers
@@ -132,6 +135,7 @@ class OtherScene:
         side over their short side; `bumps`: how many times the camera is knocked (see _knocks);
         `lamp`: a colour_cast.LAMPS lamp the camera's white balance leaves in the picture."""
         rng = self.rng = np.random.default_rng(seed)
+        self.seed = seed
         self.size = size
         w, h = size
         self.fps = float(rng.choice([15, 24, 30]))
@@ -374,20 +378,35 @@ class OtherScene:
         cv2.circle(near, tuple(map(int, a.pose[:2] if a.kind == "land" else self.pile)), int(self.long * 0.7), 255, -1)
         return bool((np.maximum(skin, sleeve)[near > 0] > 0.2).any())
 
-    def write(self, path: pathlib.Path, jpeg: int | None = None) -> None:
+    def write(self, path: pathlib.Path, jpeg: int | None = None, dim: bool = False) -> None:
         """The clip as an mp4; `jpeg`: each frame first through JPEG at that quality, as a
-        USB webcam's MJPEG stream compresses it (blocks, ringing along the cloth's lines)."""
+        USB webcam's MJPEG stream compresses it (blocks, ringing along the cloth's lines);
+        `dim`: each frame as a camera takes it in a dim room (dim_room)."""
         w, h = self.size
+        # its own generator, so that a clip not dimmed is the clip it always was
+        dark = np.random.default_rng([self.seed, 2]) if dim else None
         out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), self.fps, (w, h))
         if not out.isOpened():
             raise SystemExit(f"other_clips: cannot write {path}")
         gain = 1.0
         for i in range(self.n_frames):
             img, gain = self.frame(i, gain)
+            if dark is not None:
+                img = dim_room(img, dark)
             if jpeg is not None:
                 img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR)
             out.write(img)
         out.release()
+
+
+def dim_room(img: np.ndarray, rng: np.random.Generator, light: float = 0.35, read_noise: float = 2.5) -> np.ndarray:
+    """`img` as a camera takes it in a dim room: the sensor gets `light` of the light, with
+    shot noise (which grows with the light) and read noise, and the gain lifts it back up,
+    noise and all; the lifted blacks come out grey and the whole picture a little flat."""
+    f = img.astype(np.float32) * light
+    f += rng.normal(0.0, 1.0, f.shape).astype(np.float32) * np.sqrt(f * 0.5 + read_noise ** 2)
+    lifted = f / light * 0.85 + 18.0
+    return np.clip(lifted, 0, 255).astype(np.uint8)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -403,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="a lamp the camera's white balance leaves in the picture")
     ap.add_argument("--jpeg", type=int, default=None, metavar="Q",
                     help="each frame through JPEG at quality Q first, as a webcam's MJPEG stream (e.g. 40)")
+    ap.add_argument("--dim", action="store_true", help="a dim room: the camera's gain lifts the picture and its noise")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
                     help="change a field of the watcher's WatcherConfig (e.g. settle_s=0.06; motion.settled_reach=2)")
     args = ap.parse_args(argv)
@@ -428,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
             players = int(rng.integers(args.players[0], args.players[1] + 1))
             scene = OtherScene(seed, (w, h), players, args.deck, args.photos, bumps=args.bumps, lamp=args.lamp)
             path = (keep or pathlib.Path(tmp)) / f"other_{seed}.mp4"
-            scene.write(path, args.jpeg)
+            scene.write(path, args.jpeg, args.dim)
             truth = scene.truth()
             if keep:
                 path.with_suffix(".json").write_text(json.dumps(truth, indent=1))

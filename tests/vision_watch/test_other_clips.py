@@ -13,7 +13,8 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 
-from other_clips import OtherScene  # noqa: E402
+import numpy as np  # noqa: E402
+from other_clips import OtherScene, dim_room  # noqa: E402
 
 from tableref.seats import nearest_seat  # noqa: E402
 from tableref.vision.recognise import Recogniser  # noqa: E402
@@ -33,6 +34,18 @@ def test_truth_names_the_card_on_top_with_no_hand_over_it(seed: int) -> None:
             assert pile and pile[-1][0] == ev["card"]
             assert not scene._covers(by_card[ev["card"]], ev["frame"])
         assert nearest_seat(ev["bearing"], truth["seat_bearings"]) == ev["seat"]
+
+
+def test_a_dim_room_keeps_the_picture_s_level_and_lifts_its_noise() -> None:
+    rng = np.random.default_rng(5)
+    grey = np.full((60, 80, 3), 128, np.uint8)
+    black = np.zeros_like(grey)
+    dim_grey, dim_black = dim_room(grey, rng), dim_room(black, rng)
+    assert abs(float(dim_grey.mean()) - 128 * 0.85 - 18) < 3  # the gain brings the level back
+    assert 8 < float(dim_grey.std()) < 30  # ... and the shot noise with it
+    assert float(dim_black.mean()) > 15  # lifted blacks come out grey
+    assert float(dim_black.std()) < float(dim_grey.std())  # shot noise grows with the light
+    assert not np.array_equal(dim_room(grey, rng), dim_grey)  # fresh on every frame
 
 
 # at 87/56, two of the cut cards read unsure (0.87, 0.74): they were lost as an arm while
