@@ -54,9 +54,12 @@ class SpreadConfig:
     beside_overlap: float = 0.45
     fan_rounds: int = 12  # rounds of reading the cards fanned under those found (a fan holds up to a hand)
     fan_shows: float = 0.25  # a card proposed under those found shows at least this share of itself ...
-    # ... and the corner reader reads it at least this sure, in fan_views views (one view from
-    # 0.95: on photo-faced fans of seeds 71-101, 250 of 358 read with 7 wrong, 218 with 10)
-    fan_sure: float = 0.9
+    # ... and the corner readers read it at least this sure, in fan_views views (one view from
+    # 0.95: on photo-faced fans of seeds 71-101, 250 of 358 read with 7 wrong, 218 with 10).
+    # 0.8 since the pair reads fans: photo-faced fans at phone size of seeds 251 and 257 read
+    # 75 -> 80 of 107 at 0.9 -> 0.8 (81 at 0.75, 81 and 1 wrong at 0.7); fresh seeds 431-443
+    # 151 -> 161 of 196 (164 at 0.75, a wrong report more), the same 2 wrong, read at 0.95-0.98
+    fan_sure: float = 0.8
     # a proposal read below fan_sure but at least this sure of some code: a card, fanned from
     # but not reported
     fan_unread: float = 0.3
