@@ -568,3 +568,22 @@ def test_guesses_at_one_place_that_read_different_codes_both_decline() -> None:
     agree = [CardReading("red-1", 0.76, ()), CardReading("red-1", 0.64, ())]
     assert [r.card for r in one_code_per_place(agree, [card, near], 0.5)] == ["red-1", "red-1"]
     assert [r.card for r in one_code_per_place(reads[:2], [card, near], 0.9)] == ["red-7", "red-1"]
+
+
+def test_a_report_on_an_outline_far_off_square_is_given_its_enclosing_rectangle() -> None:
+    # the visible part of a card beside the card over it, outlined corner to corner (seed 257,
+    # a 15% row: a yellow draw two reported right on an outline 32 degrees off square, IoU 0.47
+    # with the card)
+    from tableref.vision.spread_read import skew, squared
+    card = np.float32([[100, 100], [200, 100], [200, 255], [100, 255]])
+    part = np.float32([[100, 100], [200, 100], [130, 255], [100, 255]])  # its visible part, cut slantwise
+    tilted = np.float32([[100, 100], [200, 100], [210, 255], [90, 255]])  # a card a phone sees askew
+    assert skew(card) < 1 and 3 < skew(tilted) < 15 and skew(part) > 20
+    config = SpreadConfig()
+    got = squared([Recognition("yellow-draw2", 0.9, part), Recognition("red-5", 0.9, tilted),
+                   Recognition("blue-1", 0.4, None)], config)
+    assert quad_iou(part, card) < 0.7 < quad_iou(got[0].quad, card)
+    assert got[0].card == "yellow-draw2" and skew(got[0].quad) < 1
+    assert np.array_equal(got[1].quad, tilted) and got[2].quad is None
+    assert np.array_equal(squared([Recognition("yellow-draw2", 0.9, part)], replace(config, square_skew=90.0))[0].quad,
+                          part)
