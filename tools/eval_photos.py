@@ -16,6 +16,10 @@ Modes:
 
     python tools/eval_photos.py [--photos DIR] [--mode loso|builtin|enroll|faces|small|all] [--profile-seeds 1 2 3]
                                 [--reader classic|model|both] [--set FIELD=VALUE ...]
+                                [--lamp warm|...] [--camera motion|defocus|tilt|lowres|dark|noisy]
+
+--lamp and --camera measure each photo as another camera would take it: under a lamp its white
+balance leaves in, or with a fault of its own (tools/camera_faults.py).
 
 Every mode prints the wrong-code rate beside the accuracy, and a reliability table (reported
 confidence against how often the code was right).
@@ -34,6 +38,7 @@ import cv2
 import numpy as np
 
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
+from camera_faults import FAULTS, as_taken
 from tableref.vision.colour_cast import LAMPS, under_lamp
 from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.enrolment import build_enrolled
@@ -259,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
                     help="change a field of RecogniserConfig (e.g. contest=1.01 turns that rule off; veto=0.01)")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each photo as a camera that ignores this lamp takes it")
+    ap.add_argument("--camera", choices=list(FAULTS), help="each photo as a camera with this fault takes it")
     args = ap.parse_args(argv)
     try:
         CONFIG = with_settings(replace(CONFIG, reader=args.reader), args.set)
@@ -269,9 +275,12 @@ def main(argv: list[str] | None = None) -> int:
     photos = load_photos(args.photos)
     if args.lamp:
         photos = [replace(p, image=under_lamp(p.image, args.lamp)) for p in photos]
+    if args.camera:
+        photos = [replace(p, image=as_taken(p.image, args.camera, p.file)) for p in photos]
     builtin_profile()
     print(f"{len(photos)} photos from {len({p.source for p in photos})} sources"
-          + (f", under a {args.lamp} lamp" if args.lamp else ""))
+          + (f", under a {args.lamp} lamp" if args.lamp else "")
+          + (f", taken {args.camera}" if args.camera else ""))
     if args.mode in ("loso", "all"):
         run_loso(photos, args.deck)
     if args.mode in ("builtin", "all"):

@@ -1,0 +1,64 @@
+"""Photos as worse cameras take them, for measuring (tools/eval_photos.py --camera): what a
+held-out deck's photos may add to the dev photos' own faults. Each fault's random parts come
+from a generator seeded by the photo's name, so a run reads the same pictures every time.
+
+  motion   a hand-held shake: blurred along a line 1.5% of the photo's longer side
+  defocus  out of focus: a Gaussian blur of 0.6% of the longer side
+  tilt     taken at a slant: the far edge a quarter narrower (the card, not only the photo,
+           turns trapezoid; a card near the photo's edge may be pushed out of it)
+  lowres   a 480 px wide picture at JPEG quality 35
+  dark     a dim room on a phone that leaves it dim: gamma 1.8 and 60% of the light
+  noisy    a sensor's noise at high gain, 8 levels
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import cv2
+import numpy as np
+
+
+def motion(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    n = max(3, int(0.015 * max(img.shape[:2])) | 1)
+    kernel = np.zeros((n, n), np.float32)
+    kernel[n // 2, :] = 1
+    turn = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+    kernel = cv2.warpAffine(kernel, turn, (n, n))
+    return cv2.filter2D(img, -1, kernel / kernel.sum())
+
+
+def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return cv2.GaussianBlur(img, (0, 0), 0.006 * max(img.shape[:2]))
+
+
+def tilt(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    inset = 0.125 * w
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[inset, 0], [w - inset, 0], [w, h], [0, h]])
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def lowres(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (480, round(h * 480 / w)), interpolation=cv2.INTER_AREA)
+    return cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 35])[1], cv2.IMREAD_COLOR)
+
+
+def dark(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.clip((img.astype(np.float32) / 255) ** 1.8 * 0.6 * 255, 0, 255).astype(np.uint8)
+
+
+def noisy(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(img + rng.normal(0, 8, img.shape), 0, 255).astype(np.uint8)
+
+
+FAULTS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "motion": motion, "defocus": defocus, "tilt": tilt, "lowres": lowres, "dark": dark, "noisy": noisy}
+
+
+def as_taken(img: np.ndarray, fault: str, name: str) -> np.ndarray:
+    """`img` (the photo called `name`) as a camera with `fault` takes it."""
+    if fault not in FAULTS:
+        raise ValueError(f"unknown camera fault {fault!r}: one of {', '.join(FAULTS)}")
+    return FAULTS[fault](img, np.random.default_rng(list(name.encode())))
