@@ -37,8 +37,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from camera_faults import FAULTS, as_taken  # tools/, beside this script
 from tableref.vision.classify_symbol import CANON_H, CANON_W, features, rank_key
-from camera_faults import FAULTS, as_taken
 from tableref.vision.colour_cast import LAMPS, under_lamp
 from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.enrolment import build_enrolled
