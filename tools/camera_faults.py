@@ -18,13 +18,21 @@ import cv2
 import numpy as np
 
 
-def motion(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    n = max(3, int(0.015 * max(img.shape[:2])) | 1)
-    kernel = np.zeros((n, n), np.float32)
-    kernel[n // 2, :] = 1
-    turn = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1)
-    kernel = cv2.warpAffine(kernel, turn, (n, n))
+def smear(img: np.ndarray, shift: tuple[float, float] | np.ndarray) -> np.ndarray:
+    """`img` blurred along `shift` (dx, dy in px): the camera moved that far while the shutter
+    was open (other_clips' knocked camera too)."""
+    length = float(np.hypot(*shift))
+    if length == 0:
+        return img
+    n = max(2, int(length))
+    kernel = np.zeros((2 * n + 1, 2 * n + 1), np.float32)
+    cv2.line(kernel, (n, n), (int(n + shift[0] / length * n), int(n + shift[1] / length * n)), 1.0, 1)
     return cv2.filter2D(img, -1, kernel / kernel.sum())
+
+
+def motion(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    length, turn = 0.015 * max(img.shape[:2]), rng.uniform(0, 2 * np.pi)
+    return smear(img, (length * np.cos(turn), length * np.sin(turn)))
 
 
 def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

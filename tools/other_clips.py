@@ -41,6 +41,7 @@ import tempfile
 import cv2
 import numpy as np
 
+from camera_faults import smear  # tools/, beside this script
 from tableref.vision.colour_cast import LAMPS
 from tableref.vision.synth.card_faces import CardFaces
 from tableref.vision.synth.score import Score, score_clip, watch_events
@@ -336,11 +337,7 @@ class OtherScene:
         cam, shake = self._view(i)
         view = cv2.warpPerspective(img, cam, (w, h), borderMode=cv2.BORDER_REFLECT)
         if shake is not None:  # the knock smears the frame along its way
-            n = max(2, int(np.hypot(*shake)))
-            kernel = np.zeros((2 * n + 1, 2 * n + 1), np.float32)
-            end = (int(n + shake[0] / np.hypot(*shake) * n), int(n + shake[1] / np.hypot(*shake) * n))
-            cv2.line(kernel, (n, n), end, 1.0, 1)
-            view = cv2.filter2D(view, -1, kernel / kernel.sum())
+            view = smear(view, shake)
         if self.blur > 0.3:
             view = cv2.GaussianBlur(view, (0, 0), self.blur)
         view *= self.wb * gain
