@@ -587,3 +587,20 @@ def test_a_report_on_an_outline_far_off_square_is_given_its_enclosing_rectangle(
     assert np.array_equal(got[1].quad, tilted) and got[2].quad is None
     assert np.array_equal(squared([Recognition("yellow-draw2", 0.9, part)], replace(config, square_skew=90.0))[0].quad,
                           part)
+
+
+def test_a_card_found_that_reads_another_code_snapped_onto_its_edges_is_dropped() -> None:
+    # eval_spreads --seed 461 --scale 3.15, a touching row: a green 6 on an outline a little
+    # off it read as an 8 at 0.82; snapped onto its edges it read 6 at 0.997. Here a report that
+    # names another card than the one on its outline goes; the right ones, a reading with no
+    # outline, and every report with the check off, stay
+    img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"], range(1, 5))],
+                              np.random.default_rng(7))
+    reports = [Recognition(c.card, 0.9, c.quad.astype(np.float32)) for c in cards]
+    reports[2] = Recognition("green-8", 0.82, reports[2].quad)
+    reports.append(Recognition("blue-9", 0.8, None))
+    rec = Recogniser("uno")
+    got = SpreadReader(rec)._snap_checked(img, reports, edge_image(img))
+    assert [r.card for r in got] == ["red-1", "blue-2", "yellow-4", "blue-9"]
+    unchecked = SpreadReader(rec, replace(SpreadConfig(), snap_check=False))
+    assert unchecked._snap_checked(img, reports, edge_image(img)) == reports
