@@ -5,7 +5,8 @@ read as a card; a card of the others' size around outlines that are only a card'
 field; small cards again at the photo's full resolution; the cards of a cluster no outline
 parts, found by reading card-sized windows over it (spread_scan); then, round after round, the cards
 beside those found (spread_neighbours, spread_fit), those that show once the cards found are
-painted out (spread_peel), and the cards fanned under them, read by their index corner. The
+painted out (spread_peel); each card so far read again snapped onto its edges (spread_fit);
+then the cards fanned under them, read by their index corner. The
 reading of each outline is the Recogniser's; what this module decides is where to look and
 which readings stand. The thresholds a sweep sets are one `SpreadConfig`
 (tools/eval_spreads.py measures them).
@@ -112,9 +113,10 @@ class SpreadReader:
         clear of the cards found, a card of the size the others have is tried around it.
         Small cards (or few found) are searched again at the photo's full resolution, where
         their borders part. Then the cards of a cluster that no outline parts (see _scanned).
-        Last, the cards beside those found, which no outline parts from
-        them (see _beside), those that show once the cards found are painted out, and the
-        cards fanned under them."""
+        Then the cards beside those found, which no outline parts from
+        them (see _beside), and those that show once the cards found are painted out; each
+        card so far is read again snapped onto its edges, and dropped where that reads another
+        code (_snap_checked). Last, the cards fanned under them."""
         h, w = image_bgr.shape[:2]
         shrink = self.config.most_side / max(h, w)
         if shrink >= 1:
@@ -153,8 +155,8 @@ class SpreadReader:
         or its print, can read as another card: a green 6 as an 8 at 0.82, snapped 6 at 0.997).
         A snapped outline that reads no card says nothing: a neighbour's edges often pull it off."""
         placed = [k for k in kept if k.quad is not None]
-        size = spread_size([k.quad for k in placed])
-        if not self.config.snap_check or size is None:
+        size = spread_size([k.quad for k in placed]) if self.config.snap_check else None
+        if size is None:
             return kept
         again = self._lazy(image_bgr, [snap(grads, k.quad, size) for k in placed])
         differ = {id(k) for i, k in enumerate(placed) if again(i).card not in (None, k.card)}
