@@ -81,8 +81,8 @@ class SpreadConfig:
     # code on such outlines (31-43 degrees; IoU 0.47-0.49 with their card, 0.60 enclosed)
     square_skew: float = 20.0
     # each card found is read again snapped onto its edges, and dropped where that reads another
-    # code (_snap_checked). Photo-faced spreads at phone size, seeds 251, 257, 461 and 463 (1172
-    # reports): one such card, a wrong report, and none right
+    # code more surely (_snap_checked). Photo-faced spreads at phone size, seeds 251, 257, 461,
+    # 463 and 467: two such readings, of a wrong report (surer) and of a right one (less sure)
     snap_check: bool = True
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
     scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
@@ -116,7 +116,7 @@ class SpreadReader:
         Then the cards beside those found, which no outline parts from
         them (see _beside), and those that show once the cards found are painted out; each
         card so far is read again snapped onto its edges, and dropped where that reads another
-        code (_snap_checked). Last, the cards fanned under them."""
+        code more surely (_snap_checked). Last, the cards fanned under them."""
         h, w = image_bgr.shape[:2]
         shrink = self.config.most_side / max(h, w)
         if shrink >= 1:
@@ -149,18 +149,23 @@ class SpreadReader:
 
     def _snap_checked(self, image_bgr: np.ndarray, kept: list[Recognition],
                       grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
-        """`kept`, less each card that reads another code once snapped onto its own edges at
-        the spread's card size: the rule `agreeing` sets for the cards placed by a guess, put
-        to the finder's outlines too (an outline a little off a card, along a neighbour's edge
-        or its print, can read as another card: a green 6 as an 8 at 0.82, snapped 6 at 0.997).
-        A snapped outline that reads no card says nothing: a neighbour's edges often pull it off."""
+        """`kept`, less each card that reads another code, and more surely, once snapped onto
+        its own edges at the spread's card size: an outline a little off a card, along a
+        neighbour's edge or its print, can read as another card (a green 6 as an 8 at 0.82,
+        snapped 6 at 0.997). A snapped outline that reads no card says nothing (a neighbour's
+        edges often pull it off a card read right), nor does a less sure one: a yellow 9 read
+        at 0.98 snapped to an 8 at 0.63. (A card placed by a guess is held to more: `agreeing`.)"""
         placed = [k for k in kept if k.quad is not None]
         size = spread_size([k.quad for k in placed]) if self.config.snap_check else None
         if size is None:
             return kept
         again = self._lazy(image_bgr, [snap(grads, k.quad, size) for k in placed])
-        differ = {id(k) for i, k in enumerate(placed) if again(i).card not in (None, k.card)}
-        return [k for k in kept if id(k) not in differ]
+        gone = set()
+        for i, k in enumerate(placed):
+            r = again(i)
+            if r.card not in (None, k.card) and r.confidence > k.confidence:
+                gone.add(id(k))
+        return [k for k in kept if id(k) not in gone]
 
     def _lazy(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
         return self.rec.lazy_reader(image_bgr, quads, lambda r, learned: doubted(r, learned, self.config))

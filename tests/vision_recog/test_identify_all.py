@@ -594,6 +594,7 @@ def test_a_card_found_that_reads_another_code_snapped_onto_its_edges_is_dropped(
     # off it read as an 8 at 0.82; snapped onto its edges it read 6 at 0.997. Here a report that
     # names another card than the one on its outline goes; the right ones, a reading with no
     # outline, and every report with the check off, stay
+    from tableref.vision.recognise import CardReading
     img, cards = spread_scene([f"{c}-{n}" for c, n in zip(["red", "blue", "green", "yellow"], range(1, 5))],
                               np.random.default_rng(7))
     reports = [Recognition(c.card, 0.9, c.quad.astype(np.float32)) for c in cards]
@@ -604,3 +605,14 @@ def test_a_card_found_that_reads_another_code_snapped_onto_its_edges_is_dropped(
     assert [r.card for r in got] == ["red-1", "blue-2", "yellow-4", "blue-9"]
     unchecked = SpreadReader(rec, replace(SpreadConfig(), snap_check=False))
     assert unchecked._snap_checked(img, reports, edge_image(img)) == reports
+
+    # only a surer contrary reading drops a card (seed 467, a yellow 9 read at 0.98 whose
+    # snapped outline read 8 at 0.63 stands), and no reading at all drops none
+    reader = SpreadReader(rec)
+    snapped = [CardReading("red-7", 0.63), CardReading(None, 0.2), CardReading("green-3", 0.95),
+               CardReading("yellow-4", 0.99)]
+    reader._lazy = lambda image, quads: snapped.__getitem__  # type: ignore[method-assign]
+    got = reader._snap_checked(img, reports, edge_image(img))
+    assert [r.card for r in got] == ["red-1", "blue-2", "yellow-4", "blue-9"]
+    snapped[0] = CardReading("red-7", 0.95)
+    assert [r.card for r in reader._snap_checked(img, reports, edge_image(img))] == ["blue-2", "yellow-4", "blue-9"]
