@@ -81,8 +81,9 @@ class SpreadConfig:
     # code on such outlines (31-43 degrees; IoU 0.47-0.49 with their card, 0.60 enclosed)
     square_skew: float = 20.0
     # each card found is read again snapped onto its edges, and dropped where that reads another
-    # code more surely (_snap_checked). Photo-faced spreads at phone size, seeds 251, 257, 461,
-    # 463 and 467: two such readings, of a wrong report (surer) and of a right one (less sure)
+    # code more surely (_snap_checked). Photo-faced spreads at phone size, seeds 251, 257 and 467
+    # (every layout), 461 and 463 (apart, touching, scattered): two reports read another code
+    # snapped, a wrong one (surer: dropped) and a right one (less sure: kept)
     snap_check: bool = True
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
     scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
