@@ -216,6 +216,7 @@ def _border_score(work_bgr: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
 # What a candidate mask outlines: the whole card; its printed field (the card extends beyond
 # it); or the field of one ink alone (see _candidate_masks)
 CARD, FIELD, INK = "card", "field", "ink"
+BOX_APART = 0.9  # a black field's min-area box this far from its fitted quad (IoU) is a candidate too
 INK_RIM = 0.5  # paper share an ink field's card must show around it (see find_cards)
 # ... and its outline ranks below a whole-card outline of the same shape: the mini cards of
 # a wild +4 are ink fields on a white oval too (hemant's wild +4 was enrolled as one)
@@ -230,6 +231,8 @@ class _Mask:
     # "any" pairs any two, for a mask of one kind of pixel only (the near-black field of a
     # wild, whose hue says little)
     paired: str = ""
+    # also the smallest rectangle round each shape (a wild's black field, which its print breaks up)
+    boxed: bool = False
 
 
 def _percentile(img: np.ndarray, q: float) -> float:
@@ -293,7 +296,7 @@ def _candidate_masks(work: np.ndarray, hsv: np.ndarray, gray: np.ndarray) -> lis
     if _percentile(v, 50) > 110:
         dark = (v < 70).astype(np.uint8) * 255
         k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired="any"))
+        masks.append(_Mask(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, k9), FIELD, paired="any", boxed=True))
     return masks
 
 
@@ -404,6 +407,13 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
             cands.append((shape, quad, hull if fitted else None))
             if is_field:  # printed field: the card extends beyond it
                 cands.append((shape * 0.95, expand_field(quad), None))
+                if mask.boxed and fitted:
+                    # the print breaks a wild's black field up (the four-colour oval reaching its
+                    # edges, the corner marks), and the fit can take a corner astray, the card
+                    # turned wrong: the hull's smallest rectangle too, for the scoring to choose
+                    box = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))
+                    if quad_iou(box, order_quad(quad)) < BOX_APART:
+                        cands.append((shape * 0.95, expand_field(box), None))
     # A tight crop of a single card: the frame itself is the card outline.
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     frame_aspect = max(wh, ww) / max(1, min(wh, ww))
