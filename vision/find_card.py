@@ -116,6 +116,11 @@ def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray, bool]:
     return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), False
 
 
+def enclosing_rect(points: np.ndarray) -> np.ndarray:
+    """The smallest rectangle enclosing `points` (an outline, a hull), ordered as order_quad orders."""
+    return order_quad(cv2.boxPoints(cv2.minAreaRect(np.asarray(points, np.float32).reshape(-1, 1, 2))))
+
+
 def side_lengths(q: np.ndarray) -> tuple[float, float]:
     """(short, long) of a quad ordered by order_quad: the mean of each pair of opposite sides."""
     d = q - q[[1, 2, 3, 0]]
@@ -411,7 +416,7 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
                     # the print breaks a wild's black field up (the four-colour oval reaching its
                     # edges, the corner marks), and the fit can take a corner astray, the card
                     # turned wrong: the hull's smallest rectangle too, for the scoring to choose
-                    box = order_quad(cv2.boxPoints(cv2.minAreaRect(hull)))
+                    box = enclosing_rect(hull)
                     if quad_iou(box, order_quad(quad)) < BOX_APART:
                         cands.append((shape * 0.95, expand_field(box), None))
     # A tight crop of a single card: the frame itself is the card outline.

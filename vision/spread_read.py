@@ -22,7 +22,7 @@ import numpy as np
 from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W
 from .colour_cast import without_cast
-from .find_card import CardQuad, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
+from .find_card import CardQuad, enclosing_rect, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
 from .spread_fit import cards_at, edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
@@ -161,11 +161,8 @@ class SpreadReader:
         if size is None:
             return kept
         again = self._lazy(image_bgr, [snap(grads, k.quad, size) for k in placed])
-        gone = set()
-        for i, k in enumerate(placed):
-            r = again(i)
-            if r.card not in (None, k.card) and r.confidence > k.confidence:
-                gone.add(id(k))
+        reads = [again(i) for i in range(len(placed))]
+        gone = {id(k) for k, r in zip(placed, reads) if r.card not in (None, k.card) and r.confidence > k.confidence}
         return [k for k in kept if id(k) not in gone]
 
     def _lazy(self, image_bgr: np.ndarray, quads: list[np.ndarray]) -> Callable[[int], CardReading]:
@@ -443,7 +440,7 @@ def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
 def squared(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
     """`found`, a report whose outline is too far off square (config.square_skew) given its
     smallest enclosing rectangle instead."""
-    return [r if r.quad is None or skew(r.quad) <= config.square_skew else replace(r, quad=_enclosing(r.quad))
+    return [r if r.quad is None or skew(r.quad) <= config.square_skew else replace(r, quad=enclosing_rect(r.quad))
             for r in found]
 
 
@@ -455,11 +452,6 @@ def skew(quad: np.ndarray) -> float:
     cos = (sides * incoming).sum(axis=1) / np.maximum(
         np.linalg.norm(sides, axis=1) * np.linalg.norm(incoming, axis=1), 1e-9)
     return float(np.degrees(np.arcsin(np.clip(np.abs(cos), 0.0, 1.0))).max())
-
-
-def _enclosing(quad: np.ndarray) -> np.ndarray:
-    """An outline's smallest enclosing rectangle."""
-    return order_quad(cv2.boxPoints(cv2.minAreaRect(quad.astype(np.float32).reshape(-1, 1, 2))))
 
 
 def doubted(reading: CardReading, learned: dict[str, float], config: SpreadConfig) -> CardReading:
