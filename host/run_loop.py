@@ -90,6 +90,9 @@ class RunLoop:
         """Every card read in `image`, listed by code (a journal's hand does not depend on
         where each card lay)."""
         from .vision.spread_read import read_spread  # only where a camera reads hands: the readers load late
+        # a whole hand takes a few seconds to read (1-2 s at 1280x720, more on a slow machine):
+        # the table is told before the screen goes still
+        self.ctrl.notice("reading the cards under the camera ...")
         return sorted(r.card for r in read_spread(self.watcher.recogniser, image) if r.card is not None)
 
     def scoring_hands(self) -> bool:

@@ -74,8 +74,10 @@ def test_a_hand_shown_after_the_pile_is_offered_and_enter_accepts_it(tmp_path: p
     for i, img in enumerate([pile] * 5 + [image] * 3):
         loop.handle_frame(Frame(i, i / 15, img))
         assert ctrl.offered is None  # the pile is never read as a hand, nor a spread still moving
+    assert not any("reading the cards" in n for n in ctrl.view.notices)  # type: ignore[attr-defined]
     loop.handle_frame(Frame(8, 8 / 15, image))
     assert ctrl.offered == (0, sorted(c.card for c in cards))
+    assert "reading the cards under the camera" in ctrl.view.notices[-1]  # type: ignore[attr-defined]
     what, go_on = loop.waiting_for()  # type: ignore[misc]
     assert "Ana's hand (seat 0) read as: blue-skip red-1 wild -- Enter accepts" in what and not go_on
     assert "Enter accepts" in loop.prompt()
