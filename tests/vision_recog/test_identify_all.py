@@ -247,6 +247,31 @@ def test_the_hidden_part_of_a_card_is_mirrored_in_from_its_other_half() -> None:
     assert mirrored_in(hidden, quad, cover) is None
 
 
+def test_a_card_in_the_middle_of_a_row_is_mirrored_in_from_under_the_card_after_it_alone() -> None:
+    # a 40% row: each middle card lies over the card before it and under the one after. With
+    # both taken as over it, too much is hidden to mirror in; with the one after alone it reads
+    from tableref.vision.recognise import CardReading
+    from tableref.vision.spread_neighbours import mirrored_in
+
+    rec = Recogniser("uno")
+    reader = SpreadReader(rec)
+    for seed, m in [(2, 1), (3, 2), (4, 2)]:
+        img, cards = spread_scene(["red-3", "green-4", "blue-6", "yellow-9", "red-1"], np.random.default_rng(seed),
+                                  overlap=0.4)
+        found = [c.quad for k, c in enumerate(cards) if k != m]
+        quad = cards[m].quad
+        plain = rec.lazy_reader(img, [quad])(0)
+        assert plain.card is None or plain.confidence < 0.7, (seed, plain)  # unread as it lies
+        assert mirrored_in(img, quad, cover_mask(img.shape, found)) is None  # both over it: too much hidden
+        got = reader._read_beside(img, [quad], found)[0]
+        assert got.card == cards[m].card and got.confidence >= 0.97, (seed, got)
+        # the corner reader, reading what shows of the card, must read the same code: where it
+        # reads another (a 3 whose half turned in reads as an 8), the mirrored reading is not taken
+        other = SpreadReader(rec)
+        other._corner_reads = lambda image, quads, cover: [CardReading("red-8", 0.99)]  # type: ignore[method-assign]
+        assert other._read_beside(img, [quad], found)[0].card == plain.card
+
+
 @pytest.mark.parametrize("overlap, least", [(0.0, 8), (0.3, 4)])
 def test_an_outline_off_its_card_snaps_onto_the_cards_edges(overlap: float, least: int) -> None:
     # each card's outline shrunk to its print, moved 8% of its width aside and turned 2 degrees
