@@ -87,7 +87,8 @@ class SpreadConfig:
     snap_check: bool = True
     # a card proposed beside those found that hides too much under them to mirror in is read
     # with each alone taken as over it (_mirrored_under_one): photo-faced 30% rows and
-    # scattered 30% at phone size, seeds 481-486, read 580 -> 591 of 627 cards, the same 4 wrong
+    # scattered 30% at phone size, seeds 481-486, read 580 -> 591 of 627 cards, the same 4 wrong;
+    # fresh seeds 491, 493 and 497 (every layout) read alike either way
     mirror_under_one: bool = True
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
     scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
@@ -329,7 +330,7 @@ class SpreadReader:
         proposed, codes = [p for p, _ in pairs], [c for _, c in pairs]
         found = [k.quad for k in kept if k.quad is not None]
         read = self._read_beside(image_bgr, proposed, found)
-        size = spread_size([k.quad for k in kept if k.quad is not None]) or size
+        size = spread_size(found) or size
         if size is not None:
             # each proposal also snapped onto the edges nearby at the spread's card size and
             # read again: a card proposed beside an outline of the print alone, or of a card's
@@ -387,7 +388,8 @@ class SpreadReader:
             if mirrored is None:
                 continue
             r = self.rec.agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
-            if r.card is not None and r.confidence >= SURE and self._corner_reads(image_bgr, [quad], cover)[0].card == r.card:
+            if r.card is not None and r.confidence >= SURE and \
+                    self._corner_reads(image_bgr, [quad], cover)[0].card == r.card:
                 out.append(r)
         return out
 
