@@ -363,14 +363,16 @@ class SpreadReader:
             if first.card is not None and first.confidence >= SURE:
                 out.append(first)
                 continue
-            readings = [first]
-            mirrored = mirrored_in(image_bgr, quad, cover)
-            if mirrored is not None:
-                readings.append(self.rec.agreed(warp_card(mirrored, quad, (CANON_W, CANON_H))))
-            else:
-                readings += self._mirrored_under_one(image_bgr, quad, found)
+            second = self._read_mirrored(image_bgr, quad, cover)
+            readings = [first] + ([second] if second is not None else self._mirrored_under_one(image_bgr, quad, found))
             out.append(max(readings, key=lambda r: (r.card is not None, r.confidence)))
         return out
+
+    def _read_mirrored(self, image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> CardReading | None:
+        """The card `quad` read with the part `cover` hides mirrored in (None: nothing hidden,
+        or too much)."""
+        mirrored = mirrored_in(image_bgr, quad, cover)
+        return None if mirrored is None else self.rec.agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
 
     def _mirrored_under_one(self, image_bgr: np.ndarray, quad: np.ndarray, found: list[np.ndarray]) -> list[CardReading]:
         """The card `quad` read with each one of the `found` cards that overlap it (two or
@@ -384,11 +386,8 @@ class SpreadReader:
         out = []
         for q in touching:
             cover = cover_mask(image_bgr.shape, [q])
-            mirrored = mirrored_in(image_bgr, quad, cover)
-            if mirrored is None:
-                continue
-            r = self.rec.agreed(warp_card(mirrored, quad, (CANON_W, CANON_H)))
-            if r.card is not None and r.confidence >= SURE and \
+            r = self._read_mirrored(image_bgr, quad, cover)
+            if r is not None and r.card is not None and r.confidence >= SURE and \
                     self._corner_reads(image_bgr, [quad], cover)[0].card == r.card:
                 out.append(r)
         return out
