@@ -113,7 +113,7 @@ def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray, bool]:
             return approx.reshape(4, 2).astype(np.float32), True
         if len(approx) < 4:
             break
-    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32), False
+    return enclosing_rect(hull), False
 
 
 def enclosing_rect(points: np.ndarray) -> np.ndarray:

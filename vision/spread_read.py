@@ -380,8 +380,10 @@ class SpreadReader:
         one guess more, and mirroring makes chimeras (a 3 whose half turned in reads as an 8):
         a reading stands only sure, and where the corner reader reads the same code in what
         shows of the card."""
+        if not self.config.mirror_under_one:
+            return []
         touching = [q for q in found if overlap_share(q, quad) > 0]
-        if len(touching) < 2 or not self.config.mirror_under_one:
+        if len(touching) < 2:
             return []
         out = []
         for q in touching:
