@@ -108,9 +108,11 @@ class Venue:
         g.waiting = {i: r for i, r in g.waiting.items() if i > g.applied}
         if g.waiting:
             self._ask(g, now)
-        self._show_table(tbl)
+        # standings first: a page (or /state) that sees the table at this index must not see
+        # standings from before it
         if self.standings.set(key, g.names, g.session.state):
             self.show("standings", self.standings.rows())
+        self._show_table(tbl)
 
     def on_state(self, tbl: str, msg: dict[str, Any], now: float | None = None) -> None:
         now = time.time() if now is None else now

@@ -6,6 +6,7 @@ import pathlib
 
 from tableref.mqtt.sim_table import Quiet
 from tableref.record import read_record
+from tableref.scoreboard.standings import standings
 from tableref.scoreboard.store import Store
 from tableref.scoreboard.venue import ASK_AGAIN_S, Venue
 from tableref.simulate import simulate_game
@@ -13,11 +14,11 @@ from tableref.table import TableSession, make_header
 from tableref.table_app import TableController
 
 
-def a_journal(tmp: pathlib.Path) -> tuple[dict, list[dict]]:
+def a_journal(tmp: pathlib.Path, events: int = 30) -> tuple[dict, list[dict]]:
     sim = simulate_game("ono99_2022", 3, 5, {}, max_events=200)
     header = make_header("ono99_2022", 3, sim.header["options"], names=["A", "B", "C"])
     ctrl = TableController(TableSession.new(header, tmp / "j.jsonl"), Quiet(), None, ["A", "B", "C"])
-    for event in sim.events[:30]:
+    for event in sim.events[:events]:
         out = ctrl.submit(dict(event))
         if out is not None and out.verdict is not None and out.verdict.illegal is not None:
             ctrl.removed()
@@ -57,3 +58,28 @@ def test_a_table_ahead_of_the_venue_by_its_state_is_asked_again(tmp_path: pathli
     assert asks == [("t1", "g", 1)]
     venue.tick(52.0)
     assert asks == [("t1", "g", 1)] * 2
+
+
+def test_the_standings_are_shown_before_the_table_that_changed_them(tmp_path: pathlib.Path) -> None:
+    """A page that sees a table at index N sees standings from index N too. Shown the other way
+    round, CI's /state once read a finished table beside standings from before its last batch."""
+    header, records = a_journal(tmp_path, 200)  # the whole game, eliminations and all
+    shown: dict[str, object] = {}
+    stale: list[int] = []
+    venue: Venue
+
+    def show(key: str, value: object) -> None:
+        if key == "table:t1":
+            g = venue.games[("t1", "g")]
+            if shown.get("standings") != standings([(g.names, g.session.state)]):
+                stale.append(value["index"])  # type: ignore[index]
+        shown[key] = value
+
+    venue = Venue(Store(tmp_path / "sb.sqlite"), lambda *a: None, show, lambda s: None)
+    venue.on_records("t1", {"game": "g", "index": 0, "header": header}, 1.0)
+    # a gap first, so the rest arrives and is applied as a batch, as after a broker restart
+    for i in [*range(3, len(records) + 1), 1, 2]:
+        venue.on_records("t1", {"game": "g", "index": i, "record": records[i - 1]}, 2.0)
+    assert venue.games[("t1", "g")].applied == len(records)
+    assert any(r["eliminations"] for r in shown["standings"]), "the journal has an elimination"  # type: ignore[union-attr]
+    assert stale == [], f"table shown ahead of the standings at indices {stale}"
