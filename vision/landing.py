@@ -37,7 +37,7 @@ from .watch_config import WatcherConfig, lasted
 log = logging.getLogger(__name__)
 
 # Shares that describe how a card covers and uncovers the change, not trade-offs to sweep:
-NEW_SHARE = 0.5  # a card read after a landing was put off is new if this share of it changed since
+NEW_SHARE = 0.5  # a card read is new if this share of it changed since a landing was put off (or an unread read)
 STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
 STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
 SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
@@ -58,6 +58,14 @@ class Unread:
     likely: tuple[tuple[str, float], ...]  # what it might have been (Reading.likely)
     frame: int  # when it was read, its hand gone
     since: float  # the stillness it was read in (its start): a card on it lands in a later one
+    image: View  # the frame it was read on
+
+
+def unread_lies(unread: Unread, roi: Roi, edge: np.ndarray) -> bool:
+    """Whether the change `unread` still lies where it did: most of it is in `edge`, what
+    reaches the frame's edge now (pixels of `roi`)."""
+    lain = unread.mask[roi]
+    return np.count_nonzero(edge & lain) >= UNREAD_STILL * np.count_nonzero(lain)
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,12 @@ class LandingJudge:
                   cv2.countNonZero(interior), self.sizes.change_px, box)
         if edge.any() and self._camera_moved(n, thorough=True):
             return self._settled(frame_index, t, n, motion, read)  # judged again against the moved pile image
+        if self.unread is not None and not unread_lies(self.unread, roi, edge):
+            # it has gone: a hand held still across the frame's edge, not a card (vision/synth
+            # seed 2200, 1280x720: kept, it was "the card under" the next hand held where it had
+            # been, 3 s and a landing later; that hand went into the pile image, and the rest
+            # of the clip read as an arm at the edge)
+            self.unread = None
         cut = edge.any() and halo_ok and self._cut_by_frame(frame_index, t, n, roi, interior, edge, read)
         if isinstance(cut, Event):
             # the unread card under the one read, reported first (_over_unread): what came
@@ -369,7 +383,7 @@ class LandingJudge:
             return True  # the top card, cut by the edge, taken back: the pile as before it
         reading = read(n, roi, interior)
         if reading.card is None:
-            self.unread = Unread(self._whole(roi, edge), reading.likely, frame_index, since)
+            self.unread = Unread(self._whole(roi, edge), reading.likely, frame_index, since, n)
         if reading.quad is None or reading.card is None:
             return False
         own = without_halo(n, self.book.image, roi, interior, self.config.motion)
@@ -390,9 +404,9 @@ class LandingJudge:
         unread = self.unread
         if unread is None or unread.since >= self._stillness:
             return None  # (read again in the stillness it was read in: the same change, no card on it)
-        lain = unread.mask[roi]
-        if np.count_nonzero(edge & lain) < UNREAD_STILL * np.count_nonzero(lain):
+        if not unread_lies(unread, roi, edge):
             return None
+        lain = unread.mask[roi]
         near = cv2.dilate(lain.astype(np.uint8), np.ones((halo, halo), np.uint8)) > 0
         rest, rest_edge = np.where(near, 0, own).astype(own.dtype), edge & ~near
         reached = frame_sides_reached(roi, rest_edge, (self.region.width, self.region.height))
@@ -401,9 +415,16 @@ class LandingJudge:
         # a side met by a few pixels only is met by the halo of the card under (or its own)
         reached = tuple(r and np.count_nonzero(rest_edge[side]) >= self.sizes.part_px
                         for r, side in zip(reached, SIDE_SLICES))
+        since = own_change(n, unread.image, roi, self.config.motion)
         for quad in quads:
+            card = fill(quad, lain.shape)
+            if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
+                # the card was there already, held by what read as no card: its hand, held
+                # still across the frame's edge and drifting (vision/synth seed 2206 at
+                # 1280x720: the hand landed as a card, and its card 0.8 s early)
+                continue
             if explains_cut(quad, rest, rest_edge, reached, halo, CUT_SPILL):
-                under = lain & ~(fill(quad, lain.shape) > 0)
+                under = lain & ~(card > 0)
                 image = self.book.patched(n, roi, under)  # the pile with the unread card, not the new one
                 event = self.book.land(image, under.astype(np.uint8) * 255, origin(roi),
                                        Reading(None, 0.0, None, unread.likely), t, frame_index)
