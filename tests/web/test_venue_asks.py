@@ -1,5 +1,6 @@
 """The scoreboard's venue without a broker: a lost ask for missing records is asked again by
-the tick, so a table that finished while its records were lost still gets filled in."""
+the tick, so a table that finished while its records were lost still gets filled in; and the
+standings a record changes are shown before the table at that record."""
 from __future__ import annotations
 
 import pathlib
