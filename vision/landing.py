@@ -37,7 +37,7 @@ from .watch_config import WatcherConfig, lasted
 log = logging.getLogger(__name__)
 
 # Shares that describe how a card covers and uncovers the change, not trade-offs to sweep:
-NEW_SHARE = 0.5  # a card read is new if this share of it changed since a landing was put off (or an unread read)
+NEW_SHARE = 0.5  # a card read is new there if this share of it changed since (new_there)
 STILL_SHOWS = 0.25  # ... and the put-off change still lies as it did if this share of it shows
 STILL_MOVED = 0.3  # ... and at most this share of what shows has changed since (see _still_there)
 SAME_EDGE = 0.6  # a change at the region's edge is the same piece as before if they overlap this much (IoU)
@@ -59,6 +59,12 @@ class Unread:
     frame: int  # when it was read, its hand gone
     since: float  # the stillness it was read in (its start): a card on it lands in a later one
     image: View  # the frame it was read on
+
+
+def new_there(since: np.ndarray, card: np.ndarray) -> bool:
+    """Whether the card filling the mask `card` is new there: NEW_SHARE of it is in `since`,
+    what changed of itself since an earlier view (pile_change.own_change)."""
+    return cv2.countNonZero(cv2.bitwise_and(since, card)) >= NEW_SHARE * cv2.countNonZero(card)
 
 
 def unread_lies(unread: Unread, roi: Roi, edge: np.ndarray) -> bool:
@@ -418,7 +424,7 @@ class LandingJudge:
         since = own_change(n, unread.image, roi, self.config.motion)
         for quad in quads:
             card = fill(quad, lain.shape)
-            if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
+            if not new_there(since, card):
                 # the card was there already, held by what read as no card: its hand, held
                 # still across the frame's edge and drifting (vision/synth seed 2206 at
                 # 1280x720: the hand landed as a card, and its card 0.8 s early)
@@ -549,7 +555,7 @@ class LandingJudge:
         whole = (slice(0, h), slice(0, w))
         since = own_change(n, put_off.image, whole, self.config.motion)  # of itself: no halo around the new card
         card = fill(small_quad(reading.quad, self.scale), (h, w))
-        if cv2.countNonZero(cv2.bitwise_and(since, card)) < NEW_SHARE * cv2.countNonZero(card):
+        if not new_there(since, card):
             return False
         was = np.zeros((h, w), np.uint8)
         was[put_off.roi] = put_off.interior
