@@ -12,8 +12,9 @@ textures, lamp gradients, tilt, card sizes 1/12 to 1/4 of the frame). A card cou
 when a report names it on an outline overlapping its own by half (IoU >= 0.5); each missed
 card is classed by spread_score.miss_kind. --photos: the cards are crops of real photos
 (labels.csv; measuring only), each spread's faces drawn afresh from them, among the crops that
-are a whole card (card_faces.shows_whole_card: 27 of the 421 dev photos crop to part of a card,
-or to more than one, and are left out). --true-outlines: the corner reader alone, given what
+are a whole card on an outline the recogniser reads a card on (card_faces.CardFaces: 31 of the
+421 dev photos crop to part of a card, or to more than one, or are read as no card, and are
+left out). --true-outlines: the corner reader alone, given what
 identify --all has to find: each card but the top one read on its true outline with the cards
 over it painted out (Recogniser.corner_readings), its first choice and its readings at least
 0.9 and 0.95 sure counted. --scale: each spread enlarged (and softened) as a phone's photo.

@@ -369,6 +369,37 @@ def test_only_crops_that_are_a_whole_card_count_as_faces() -> None:
     assert not shows_whole_card(np.full((h, w, 3), (120, 150, 200), np.uint8))
 
 
+def test_a_photo_the_recogniser_reads_no_card_in_gives_no_face(tmp_path) -> None:
+    # a close-up of a card's middle (as some hand-held dev photos are): the outline the
+    # recogniser guesses there is the 8's hole, whose crop passes the rim check; a face of it
+    # would be a card no reader could read, counted as missed in the spreads and clips
+    from tableref.errors import UserError
+    from tableref.vision.cardface import render_card
+
+    table = (90, 130, 170)
+
+    def photo(code: str, zoom: float, dx: float = 0.5, dy: float = 0.5) -> np.ndarray:
+        """A 405x540 photo of the card `zoom` times the photo's width, this far across it."""
+        face = render_card(code, "classic", 400, np.random.default_rng(1))
+        s = 405 * zoom / face.shape[1]
+        big = cv2.resize(face, None, fx=s, fy=s).astype(np.float32)
+        ox, oy = round(dx * (405 - big.shape[1])), round(dy * (540 - big.shape[0]))  # its corner in the photo
+        pad = max(big.shape[:2])
+        canvas = np.zeros((540 + 2 * pad, 405 + 2 * pad, 4), np.float32)
+        canvas[pad + oy: pad + oy + big.shape[0], pad + ox: pad + ox + big.shape[1]] = big
+        view = canvas[pad: pad + 540, pad: pad + 405]
+        a = view[..., 3:] / 255
+        return (view[..., :3] * a + np.float32(table) * (1 - a)).astype(np.uint8)
+
+    cv2.imwrite(str(tmp_path / "close.png"), photo("blue-8", 2.0, 0.2, 0.5))
+    cv2.imwrite(str(tmp_path / "whole.png"), photo("red-5", 0.7))
+    (tmp_path / "labels.csv").write_text("file,label\nclose.png,blue-8\nwhole.png,red-5\n")
+    faces = CardFaces("uno", 200, np.random.default_rng(0), str(tmp_path))
+    assert Recogniser("uno").classify_card(faces.face("red-5")[..., :3])[0] == "red-5"
+    with pytest.raises(UserError, match="blue-8"):
+        faces.face("blue-8")
+
+
 def test_touching_cards_on_varied_tables_are_proposed_beside_each_other() -> None:
     # a card's faint own edge (a white border on a pale table) let its print's straight edges
     # pass for its neighbour's, half a card short: on 8 varied spreads of 8 touching cards,
