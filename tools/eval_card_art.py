@@ -3,6 +3,7 @@ not photos), each laid on a table (wood, felt, a dark mat or a light top) at a r
 size and light and put through a cheap camera. Measuring only: nothing here is fitted on them, and nothing is shipped.
 
     .venv/bin/python tools/eval_card_art.py [--art ../shared/data/card_art] [--shots 2] [--seed 5] [--enrol]
+                                            [--set contest=1.01 ...]
 
 Per deck folder: cards read right, wrong codes, declined; the 99 deck is read with
 --deck ono99_2022 (its codes), the UNO decks with --deck auto. With --enrol, as a deck
@@ -21,8 +22,9 @@ import numpy as np
 
 from tableref.vision.enrolment import Learner
 from tableref.vision.profiles import Profile
-from tableref.vision.recognise import Recogniser
+from tableref.vision.recognise import Recogniser, RecogniserConfig
 from tableref.vision.synth.odd_inks import table_shot
+from tableref.vision.tunables import with_settings
 
 DEFAULT_ART = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "card_art"
 
@@ -59,7 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=int, default=2, help="shots of each face")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--enrol", action="store_true", help="enrol one shot of each face first")
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                    help="change a field of RecogniserConfig (as tools/eval_photos.py --set)")
     args = ap.parse_args(argv)
+    try:
+        config = with_settings(RecogniserConfig(), args.set)
+    except ValueError as exc:
+        ap.error(str(exc))
     if not args.art.is_dir():
         print(f"eval_card_art: error: {args.art}: no such folder", file=sys.stderr)
         return 2
@@ -71,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             rows = [r for r in csv.DictReader(f) if r["label"] != "back" and r["file"].lower().endswith((".png", ".jpg"))]
         faces = [(f, r["label"]) for r in rows if (f := _face(folder / r["file"])) is not None]
         if args.enrol:
-            rec = Recogniser(deck, extra=enrolled(folder.name, faces, rng))
+            rec = Recogniser(deck, extra=enrolled(folder.name, faces, rng), config=config)
         else:
-            rec = readers.setdefault(deck, Recogniser(deck))
+            rec = readers.setdefault(deck, Recogniser(deck, config=config))
         right = wrong = none = 0
         confusions: collections.Counter[tuple[str, str]] = collections.Counter()
         for face, code in faces:

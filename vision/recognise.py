@@ -83,10 +83,14 @@ class RecogniserConfig:
     # unless enrolled shots are in the classic reader's profile (they teach it faces the
     # model has never seen); 1.01 asks the classic reader always
     no_card: float = 0.99
-    # "both": where the learned reader reads another code more surely, the classic reading
-    # stands only from this confidence on (on the dev photos the readers read different codes
-    # 21 times: the 3 classic readings the learned one was surer against, at 0.61-0.75, were
-    # all wrong, a 5 read as a 6, a draw-two as a reverse, a 5 as a skip)
+    # "both": where the learned reader reads another code first, however unsure, the classic
+    # reading stands only from this confidence on. On the dev photos the readers read different
+    # codes 21 times: the 3 classic readings the learned one was surer against, at 0.61-0.75,
+    # were all wrong (a 5 read as a 6, a draw-two as a reverse, a 5 as a skip). Held only where
+    # the learned reader was the surer, the flat Wikimedia deck's 9s read as 8s at 0.72-0.80
+    # stood against a learned 9 at 0.36-0.77 (tools/eval_card_art.py, seeds 5-7: 11 wrong codes
+    # there, 2 now; 3 of 299 right readings asked); the dev photos (whole, shrunk, leave one
+    # source out) and the other card art read alike either way
     overrule: float = 0.9
     # "both": where the learned reader reads another code at least this surely, the classic
     # reading does not stand however sure it is: the table is asked, offered both (with the
@@ -151,8 +155,8 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
            backed: Callable[[str], bool] = lambda code: False) -> CardReading:
     """The one reading of the two readers' ("both"): the classic reading stands unless the
     learned reader all but rules its code out or surely reads another (then the table is
-    asked, offered both), or reads another code more surely than the classic reader, itself
-    unsure, reads its own: that counts as the classic reader declining. Where the classic
+    asked, offered both), or reads another code first while the classic reader is itself
+    unsure of its own: that counts as the classic reader declining. Where the classic
     reader declines, the learned reading stands when it is sure alone, or fairly sure and
     the classic reader's own likeliest code. `own`: the codes the user's deck was enrolled
     with; a classic reading of one of them rests on shots of that very deck, which the
@@ -163,9 +167,8 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
         if classic.card in own:
             return classic
         other = learned.card not in (None, classic.card)
-        overruled = other and learned.confidence > classic.confidence
         contested = other and learned.confidence >= cfg.contest
-        if not overruled or classic.confidence >= cfg.overrule:
+        if not other or classic.confidence >= cfg.overrule:
             if probs.get(classic.card, 0.0) >= cfg.veto and not contested \
                     and not other_colour_likelier(classic.card, probs, cfg.colour_share):
                 return classic

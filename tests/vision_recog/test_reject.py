@@ -71,6 +71,18 @@ def test_an_unsure_classic_reading_the_learned_reader_reads_otherwise_is_asked()
     assert recognise.settle(learned, probs, sure, cfg).card == "green-6"
 
 
+def test_an_unsure_classic_reading_stands_only_where_the_learned_reader_reads_no_other_code_first() -> None:
+    # a flat print's thin 9 the classic reader takes for an 8 (0.80), the learned reader, unsure
+    # itself, for a 9 (0.50): the table is asked, offered both
+    cfg = recognise.RecogniserConfig()
+    classic = _reading("blue-8", 0.8, ("blue-8", 0.8), ("blue-9", 0.15))
+    assert _offered(recognise.settle(*_learned("blue-9", 0.5, "blue-8", 0.12), classic, cfg)) == ["blue-8", "blue-9"]
+    # where the learned reader reads it no card first, or the same code, it stands
+    no_card = _reading(None, 0.0, ("blue-9", 0.3), ("blue-8", 0.12))
+    assert recognise.settle(no_card, {"blue-9": 0.3, "blue-8": 0.12}, classic, cfg).card == "blue-8"
+    assert recognise.settle(*_learned("blue-8", 0.4, "blue-9", 0.3), classic, cfg).card == "blue-8"
+
+
 def test_a_sure_learned_reading_stands_over_an_unsure_classic_one() -> None:
     # the classic reader takes a draw-two's two cards for a reverse's arrows (0.73); the
     # learned reader is sure of the draw-two: as where the classic reader declines
