@@ -173,7 +173,7 @@ def settle(learned: CardReading, probs: dict[str, float], classic: CardReading,
                     and not other_colour_likelier(classic.card, probs, cfg.colour_share):
                 return classic
         elif learned.confidence >= cfg.sure_alone:
-            return learned  # an unsure classic reading the learned reader is surer against: as none
+            return learned  # an unsure classic reading the learned reader reads otherwise: as none
         if contested and rank_key(learned.card) != rank_key(classic.card) and backed(learned.card):
             return learned  # (the index tells the rank: of two colours of one rank it says nothing)
         likely = (classic.likely[0], learned.likely[0]) if learned.likely else classic.likely

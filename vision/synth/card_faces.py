@@ -133,7 +133,7 @@ class CardFaces:
         crops = (self._crop(files[i]) for i in self.rng.permutation(len(files)))
         bgr = next((c for c in crops if c is not None and shows_whole_card(c)), None)
         if bgr is None:
-            raise UserError(f"no photo of {code} crops to a whole card")
+            raise UserError(f"no photo of {code} crops to a whole card the recogniser reads")
         mask = cardface.card_mask(self.short_side)
         if mask.shape[:2] != bgr.shape[:2]:
             mask = cv2.resize(mask, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST)
