@@ -24,7 +24,7 @@ from tableref.vision.enrolment import Learner
 from tableref.vision.profiles import Profile
 from tableref.vision.recognise import Recogniser, RecogniserConfig
 from tableref.vision.synth.odd_inks import table_shot
-from tableref.vision.tunables import with_settings
+from tableref.vision.tunables import add_set_argument, with_settings
 
 DEFAULT_ART = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "card_art"
 
@@ -61,8 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=int, default=2, help="shots of each face")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--enrol", action="store_true", help="enrol one shot of each face first")
-    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
-                    help="change a field of RecogniserConfig (as tools/eval_photos.py --set)")
+    add_set_argument(ap, "RecogniserConfig", "contest=1.01 turns that rule off; veto=0.01")
     args = ap.parse_args(argv)
     try:
         config = with_settings(RecogniserConfig(), args.set)

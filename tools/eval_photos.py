@@ -44,7 +44,7 @@ from tableref.vision.find_card import find_cards, warp_card
 from tableref.vision.enrolment import build_enrolled
 from tableref.vision.profiles import Profile, build_builtin, builtin_profile
 from tableref.vision.recognise import Recogniser, RecogniserConfig
-from tableref.vision.tunables import with_settings
+from tableref.vision.tunables import add_set_argument, with_settings
 
 CONFIG = RecogniserConfig()  # set from the command line (--reader, --set)
 
@@ -261,8 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-seeds", type=int, nargs="*", default=[], metavar="SEED",
                     help="also rebuild the built-in profile with these render seeds and score each (slow)")
     ap.add_argument("--reader", choices=("classic", "model", "both"), default=CONFIG.reader)
-    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
-                    help="change a field of RecogniserConfig (e.g. contest=1.01 turns that rule off; veto=0.01)")
+    add_set_argument(ap, "RecogniserConfig", "contest=1.01 turns that rule off; veto=0.01")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each photo as a camera that ignores this lamp takes it")
     ap.add_argument("--camera", choices=list(FAULTS), help="each photo as a camera with this fault takes it")
     args = ap.parse_args(argv)

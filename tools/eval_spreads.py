@@ -41,7 +41,7 @@ from tableref.vision.spread_peel import cover_mask
 from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
-from tableref.vision.tunables import with_settings
+from tableref.vision.tunables import add_set_argument, with_settings
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
@@ -99,8 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each spread as a camera that ignores this lamp takes it")
     ap.add_argument("--scale", type=float, default=1.0, metavar="S",
                     help="each spread enlarged S times and softened as much, as a phone's photo (3.15: 4032 px wide)")
-    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
-                    help="change a field of spread_read.SpreadConfig (e.g. fan_sure=0.9; scan.sure=0.97)")
+    add_set_argument(ap, "spread_read.SpreadConfig", "fan_sure=0.9; scan.sure=0.97")
     args = ap.parse_args(argv)
     try:
         config = with_settings(SpreadConfig(), args.set)

@@ -45,6 +45,7 @@ from camera_faults import smear  # tools/, beside this script
 from tableref.vision.colour_cast import LAMPS
 from tableref.vision.synth.card_faces import CardFaces
 from tableref.vision.synth.score import Score, score_clip, watch_events
+from tableref.vision.tunables import add_set_argument, with_settings
 
 ASPECT = 1.55  # long / short side of a card
 
@@ -420,12 +421,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jpeg", type=int, default=None, metavar="Q",
                     help="each frame through JPEG at quality Q first, as a webcam's MJPEG stream (e.g. 40)")
     ap.add_argument("--dim", action="store_true", help="a dim room: the camera's gain lifts the picture and its noise")
-    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
-                    help="change a field of the watcher's WatcherConfig (e.g. settle_s=0.06; motion.settled_reach=2)")
+    add_set_argument(ap, "the watcher's WatcherConfig", "settle_s=0.06; motion.settled_reach=2")
     args = ap.parse_args(argv)
     if args.jpeg is not None and not 5 <= args.jpeg <= 100:
         ap.error("--jpeg must be between 5 and 100")
-    from tableref.vision.tunables import with_settings
     from tableref.vision.watcher import WatcherConfig
     try:
         config = with_settings(WatcherConfig(), args.set)

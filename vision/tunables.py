@@ -9,6 +9,7 @@ True). The value's type is the default's.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 from typing import Any, Iterable, TypeVar
 
@@ -81,4 +82,11 @@ def with_settings(config: T, settings: Iterable[str]) -> T:
     return config
 
 
-__all__ = ["settable", "with_settings"]
+def add_set_argument(parser: argparse.ArgumentParser, config: str, example: str) -> None:
+    """The evaluation tools' `--set FIELD=VALUE ...` (for with_settings), changing fields of
+    the tunables object named `config` in its help, with an `example`."""
+    parser.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                        help=f"change a field of {config} (e.g. {example})")
+
+
+__all__ = ["add_set_argument", "settable", "with_settings"]

@@ -375,24 +375,14 @@ def test_a_photo_the_recogniser_reads_no_card_in_gives_no_face(tmp_path) -> None
     # would be a card no reader could read, counted as missed in the spreads and clips
     from tableref.errors import UserError
     from tableref.vision.cardface import render_card
+    from tableref.vision.synth.odd_inks import table_shot
 
-    table = (90, 130, 170)
-
-    def photo(code: str, zoom: float, dx: float = 0.5, dy: float = 0.5) -> np.ndarray:
-        """A 405x540 photo of the card `zoom` times the photo's width, this far across it."""
-        face = render_card(code, "classic", 400, np.random.default_rng(1))
-        s = 405 * zoom / face.shape[1]
-        big = cv2.resize(face, None, fx=s, fy=s).astype(np.float32)
-        ox, oy = round(dx * (405 - big.shape[1])), round(dy * (540 - big.shape[0]))  # its corner in the photo
-        pad = max(big.shape[:2])
-        canvas = np.zeros((540 + 2 * pad, 405 + 2 * pad, 4), np.float32)
-        canvas[pad + oy: pad + oy + big.shape[0], pad + ox: pad + ox + big.shape[1]] = big
-        view = canvas[pad: pad + 540, pad: pad + 405]
-        a = view[..., 3:] / 255
-        return (view[..., :3] * a + np.float32(table) * (1 - a)).astype(np.uint8)
-
-    cv2.imwrite(str(tmp_path / "close.png"), photo("blue-8", 2.0, 0.2, 0.5))
-    cv2.imwrite(str(tmp_path / "whole.png"), photo("red-5", 0.7))
+    face = render_card("blue-8", "classic", 400, np.random.default_rng(1))[..., :3]
+    big = cv2.resize(face, (810, round(810 * face.shape[0] / face.shape[1])))  # twice a 405x540 photo's width
+    y0, x0 = (big.shape[0] - 540) // 2, (big.shape[1] - 405) // 5  # the card fills the photo: no rim shows
+    cv2.imwrite(str(tmp_path / "close.png"), big[y0: y0 + 540, x0: x0 + 405])
+    rng = np.random.default_rng(2)
+    cv2.imwrite(str(tmp_path / "whole.png"), table_shot(render_card("red-5", "classic", 200, rng), rng))
     (tmp_path / "labels.csv").write_text("file,label\nclose.png,blue-8\nwhole.png,red-5\n")
     faces = CardFaces("uno", 200, np.random.default_rng(0), str(tmp_path))
     assert Recogniser("uno").classify_card(faces.face("red-5")[..., :3])[0] == "red-5"
