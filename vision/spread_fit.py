@@ -59,11 +59,12 @@ def cards_at(centres: np.ndarray, angles: np.ndarray, short: np.ndarray, long_: 
     return np.stack([c - hs * u - hl * v, c + hs * u - hl * v, c + hs * u + hl * v, c - hs * u + hl * v], axis=1)
 
 
-def _side_support(grads: tuple[np.ndarray, np.ndarray], cards: np.ndarray, strong: float) -> np.ndarray:
-    """Per card (N x 4: top, right, bottom, left side), the share of the side's points where
-    a strong edge runs along it."""
+def _side_support(grads: tuple[np.ndarray, np.ndarray], cards: np.ndarray, strong: float,
+                  sides: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
+    """Per card (N x len(sides); sides 0-3: top, right, bottom, left), the share of the
+    side's points where a strong edge runs along it."""
     return np.stack([np.mean(across(grads, cards[:, k], cards[:, (k + 1) % 4], ALONG) >= strong, axis=1)
-                     for k in range(4)], axis=1)
+                     for k in sides], axis=1)
 
 
 def _strong(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray) -> float:
@@ -110,12 +111,14 @@ def snap(grads: tuple[np.ndarray, np.ndarray], quad: np.ndarray, size: tuple[flo
         ang = np.array([a for a, _ in combos])
         v = np.stack([np.cos(ang), np.sin(ang)], axis=1)
         u = np.stack([-v[:, 1], v[:, 0]], axis=1)
-        shifted = np.concatenate([c0[None, None] + offs[None, :, None] * u[:, None], c0[None, None] + offs[None, :, None] * v[:, None]],
-                                 axis=1).reshape(-1, 2)  # per combo: k shifts across, then k along
-        sc = np.repeat(np.array([s for _, s in combos]), 2 * k)
-        sup = _side_support(grads, cards_at(shifted, np.repeat(ang, 2 * k), short * sc, long_ * sc),
-                            strong).reshape(len(combos), 2 * k, 4)
-        score = (sup[:, :k, 1] + sup[:, :k, 3])[:, :, None] + (sup[:, k:, 0] + sup[:, k:, 2])[:, None, :]
+        sc = np.repeat(np.array([s for _, s in combos]), k)
+
+        def sides_of(shift: np.ndarray, sides: tuple[int, int]) -> np.ndarray:
+            """The summed support of two opposite sides of each combo's card moved by each offset along `shift`."""
+            centres = (c0[None, None] + offs[None, :, None] * shift[:, None]).reshape(-1, 2)
+            cards = cards_at(centres, np.repeat(ang, k), short * sc, long_ * sc)
+            return _side_support(grads, cards, strong, sides).sum(axis=1).reshape(len(combos), k)
+        score = sides_of(u, (1, 3))[:, :, None] + sides_of(v, (0, 2))[:, None, :]
         rows = [(a, s, u[m], v[m]) for m, (a, s) in enumerate(combos)]
         # among equal fits, the one nearest where the outline was
         du, dv = np.meshgrid(offs, offs, indexing="ij")
