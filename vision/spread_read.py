@@ -62,7 +62,7 @@ class SpreadConfig:
     # 151 -> 161 of 196 (164 at 0.75, a wrong report more), the same 2 wrong, read at 0.95-0.98
     fan_sure: float = 0.8
     # a proposal read below fan_sure but at least this sure of some code: a card, fanned from
-    # but not reported
+    # but not reported; and a round of proposals with one such is also read snapped onto edges
     fan_unread: float = 0.3
     fan_views: int = 7  # views of each proposal the corner reader combines (Recogniser.corner_readings)
     # two cards grown round outlines (guesses) with at least this IoU are one card (one_code_per_place; >1: never)
@@ -218,12 +218,19 @@ class SpreadReader:
             # those that show too little beside the cards found are dropped before they are
             # snapped (the costly part: a row's cards offer many straight edges)
             proposed = showing([p for q in pivots for p in fanned(grads, q)])
-            size = spread_size(quads)
-            if size is not None:  # each also snapped onto its edges: a card found a little off turns its fan so
-                proposed += showing([snap(grads, p, size) for p in proposed])
             if not proposed:
                 break
-            reads = sorted(zip(self._corner_reads(image_bgr, proposed, cover), proposed), key=lambda t: -t[0].confidence)
+            readings = self._corner_reads(image_bgr, proposed, cover)
+            size = spread_size(quads)
+            if size is not None and any(r.confidence >= cfg.fan_unread for r in readings):
+                # each also snapped onto its edges (a card found a little off turns its fan so),
+                # but only in a round where some proposal reads as a card as it is: a row's or a
+                # scattered hand's straight edges offer hundreds of proposals, none of them a card,
+                # and snapping them was half the time of reading such a spread
+                snapped = showing([snap(grads, p, size) for p in proposed])
+                readings += self._corner_reads(image_bgr, snapped, cover)
+                proposed = proposed + snapped
+            reads = sorted(zip(readings, proposed), key=lambda t: -t[0].confidence)
             added: list[Recognition] = []
             unread: list[np.ndarray] = []
             taken = cover.copy()  # ... and those this round takes, surest first
