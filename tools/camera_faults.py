@@ -39,17 +39,24 @@ def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), 0.006 * max(img.shape[:2]))
 
 
-def tilt(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    h, w = img.shape[:2]
+def _tilted(w: int, h: int) -> np.ndarray:
     inset = 0.125 * w
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = np.float32([[inset, 0], [w - inset, 0], [w, h], [0, h]])
-    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def tilt(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    return cv2.warpPerspective(img, _tilted(w, h), (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+LOWRES_WIDTH = 480
 
 
 def lowres(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     h, w = img.shape[:2]
-    small = cv2.resize(img, (480, round(h * 480 / w)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(img, (LOWRES_WIDTH, round(h * LOWRES_WIDTH / w)), interpolation=cv2.INTER_AREA)
     return cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 35])[1], cv2.IMREAD_COLOR)
 
 
@@ -63,6 +70,16 @@ def noisy(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 FAULTS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "motion": motion, "defocus": defocus, "tilt": tilt, "lowres": lowres, "dark": dark, "noisy": noisy}
+
+
+def moved(fault: str, w: int, h: int) -> np.ndarray:
+    """Where `fault` moves each point of a w x h picture (3x3 homography): a scene's true
+    outlines, moved so, lie on the faulty picture (tools/eval_spreads.py --camera)."""
+    if fault == "tilt":
+        return _tilted(w, h)
+    if fault == "lowres":
+        return np.diag([LOWRES_WIDTH / w, round(h * LOWRES_WIDTH / w) / h, 1.0])
+    return np.eye(3)
 
 
 def as_taken(img: np.ndarray, fault: str, name: str) -> np.ndarray:

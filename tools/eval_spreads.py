@@ -4,7 +4,7 @@ their place, wrong reports, and why each missed card was missed, per layout and 
 
     python tools/eval_spreads.py [--seed 11] [--spreads 10] [--plain] [--deck uno] [--only apart fan ...]
                                  [--save-misses DIR] [--photos ../shared/data/photos] [--true-outlines]
-                                 [--scale 3.15] [--set fan_sure=0.9 ...]
+                                 [--scale 3.15] [--lamp warm] [--camera noisy] [--set fan_sure=0.9 ...]
 
 --plain: the plain spreads the tests were first measured on (spread_scene's defaults: random
 procedural table, no lamp, no tilt, cards as big as fit); otherwise varied_spread (table
@@ -18,6 +18,8 @@ left out). --true-outlines: the corner reader alone, given what
 identify --all has to find: each card but the top one read on its true outline with the cards
 over it painted out (Recogniser.corner_readings), its first choice and its readings at least
 0.9 and 0.95 sure counted. --scale: each spread enlarged (and softened) as a phone's photo.
+--camera: each spread as a worse camera takes it (tools/camera_faults.py), the true outlines
+moved with it where the fault moves the picture (tilt, lowres).
 --set: a field of spread_read.SpreadConfig changed, to sweep it.
 """
 from __future__ import annotations
@@ -42,6 +44,8 @@ from tableref.vision.synth.card_faces import CardFaces, read_labels
 from tableref.vision.synth.spread import spread_scene, varied_spread
 from tableref.vision.synth.spread_score import MISS_KINDS, score_spread
 from tableref.vision.tunables import add_set_argument, with_settings
+
+from camera_faults import FAULTS, as_taken, moved  # tools/, beside this script
 
 CONDITIONS = (("apart", "rows", 0.0), ("touching", "touching", 0.0), ("overlap 15%", "rows", 0.15),
               ("overlap 30%", "rows", 0.30), ("fan", "fan", 0.4),
@@ -82,6 +86,15 @@ def enlarged(img: np.ndarray, cards: list, scale: float) -> tuple[np.ndarray, li
     return big, [dataclasses.replace(c, quad=(c.quad * scale).astype(np.float32)) for c in cards]
 
 
+def taken(img: np.ndarray, cards: list, fault: str, name: str) -> tuple[np.ndarray, list]:
+    """The spread as a camera with `fault` takes it (camera_faults.as_taken, seeded by `name`),
+    its cards' outlines moved as the fault moves the picture."""
+    h, w = img.shape[:2]
+    m = moved(fault, w, h)
+    return as_taken(img, fault, name), [dataclasses.replace(c, quad=cv2.perspectiveTransform(
+        c.quad.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)) for c in cards]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=11)
@@ -97,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--true-outlines", action="store_true",
                     help="the corner reader alone, on each card's true outline (see above)")
     ap.add_argument("--lamp", choices=sorted(LAMPS), help="each spread as a camera that ignores this lamp takes it")
+    ap.add_argument("--camera", choices=list(FAULTS), help="each spread as a camera with this fault takes it")
     ap.add_argument("--scale", type=float, default=1.0, metavar="S",
                     help="each spread enlarged S times and softened as much, as a phone's photo (3.15: 4032 px wide)")
     add_set_argument(ap, "spread_read.SpreadConfig", "fan_sure=0.9; scan.sure=0.97")
@@ -116,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     codes = sorted(read_labels(pathlib.Path(args.photos))) if args.photos else all_codes(args.deck)
     totals = collections.Counter()
     print(f"seed {args.seed}, {args.spreads} {'plain' if args.plain else 'varied'} spreads per condition, deck {args.deck}"
-          + (f", faces from {args.photos}" if args.photos else "") + (f", under a {args.lamp} lamp" if args.lamp else ""))
+          + (f", faces from {args.photos}" if args.photos else "") + (f", under a {args.lamp} lamp" if args.lamp else "")
+          + (f", taken {args.camera}" if args.camera else ""))
     if args.true_outlines:
         print(f"{'condition':<12} {'cards':>6} {'first':>6}  " + "  ".join(f"{'right/wrong ' + str(t):>17}" for t in SURE))
     else:
@@ -138,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                 img = under_lamp(img, args.lamp)
             if args.scale != 1:
                 img, cards = enlarged(img, cards, args.scale)
+            if args.camera:
+                img, cards = taken(img, cards, args.camera, f"{args.seed}-{name}-{i}")
             if args.true_outlines:
                 c.update(corner_counts(rec, img, cards))
                 continue

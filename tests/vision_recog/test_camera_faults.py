@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 
-from camera_faults import FAULTS, as_taken  # noqa: E402
+from camera_faults import FAULTS, as_taken, moved  # noqa: E402
 
 
 def _card_photo() -> np.ndarray:
@@ -44,6 +44,23 @@ def test_each_fault_does_what_it_names() -> None:
     rows = np.flatnonzero(white.any(axis=1))  # the card's border, top row to bottom row
     top, bottom = (np.flatnonzero(white[y]) for y in (rows[0], rows[-1]))
     assert np.ptp(top) < np.ptp(bottom) * 0.95  # the far edge narrower
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_scenes_outlines_move_with_the_picture(fault: str) -> None:
+    # eval_spreads --camera scores a spread on its true outlines moved as the fault moves the
+    # picture: a card's corners, moved, are still its corners in the faulty picture
+    img = np.full((300, 400, 3), 120, np.uint8)
+    cv2.rectangle(img, (150, 60), (250, 215), (250, 250, 250), -1)  # a plain white card
+    taken = as_taken(img, fault, "a.jpg")
+    corners = np.float32([[150, 60], [250, 60], [250, 215], [150, 215]])
+    h, w = img.shape[:2]
+    at = cv2.perspectiveTransform(corners[None], moved(fault, w, h))[0]
+    inside = at + np.sign(at.mean(axis=0) - at) * 0.04 * taken.shape[1]  # a little in from each corner
+    outside = at - np.sign(at.mean(axis=0) - at) * 0.04 * taken.shape[1]
+    grey = cv2.cvtColor(taken, cv2.COLOR_BGR2GRAY).astype(float)
+    for p, q in zip(inside, outside):
+        assert grey[int(p[1]), int(p[0])] > grey[int(q[1]), int(q[0])] + 30, (fault, p, q)
 
 
 def test_an_unknown_fault_is_named_with_the_known_ones() -> None:
