@@ -492,7 +492,7 @@ def test_varied_fans_keep_the_cards_a_round_finds_at_two_depths() -> None:
 
 def test_the_fan_stage_snaps_its_proposals_only_where_one_reads_as_a_card(monkeypatch) -> None:
     # a row's straight edges offer the fan stage hundreds of proposals, none of them a card:
-    # snapping each onto its edges was half the time of reading such a spread, and found nothing
+    # snapping each onto its edges took a quarter to a third of reading such a spread, and found nothing
     # (photo-faced spreads of seed 613, every layout but fans: 537/547 read either way)
     from tableref.vision import spread_read
     snaps = {"in fan": 0}
