@@ -18,8 +18,8 @@ from .classify_symbol import CANON_H, CANON_W
 
 
 def sharpness(warped_bgr: np.ndarray) -> float:
-    """About 1.3-3 for a sharp card; at the readers' 128 px width, about 0.6 blurred by a
-    Gaussian of 4 px and 0.4 by one of 6 px; 0 for a flat image."""
+    """About 1.2-3 for a sharp card (the dev photos' crops); at the readers' 128 px width,
+    about 0.6 blurred by a Gaussian of 4 px and 0.4 by one of 6 px; 0 for a flat image."""
     if warped_bgr.shape[1] > warped_bgr.shape[0]:
         warped_bgr = cv2.rotate(warped_bgr, cv2.ROTATE_90_CLOCKWISE)
     if warped_bgr.shape[:2] != (CANON_H, CANON_W):
