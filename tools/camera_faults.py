@@ -4,8 +4,9 @@ from a generator seeded by the photo's name, so a run reads the same pictures ev
 
   motion   a hand-held shake: blurred along a line 1.5% of the photo's longer side
   defocus  out of focus: a Gaussian blur of 0.6% of the longer side
-  tilt     taken at a slant: the far edge a quarter narrower (the card, not only the photo,
-           turns trapezoid; a card near the photo's edge may be pushed out of it)
+  tilt     taken at a slant: a camera pitched 30 degrees off square-on, so the far edge is a
+           quarter narrower and the table foreshortened (a card looks squat, and smaller
+           the farther it lies), the near edge spanning the frame
   lowres   a 480 px wide picture at JPEG quality 35
   dark     a dim room on a phone that leaves it dim: gamma 1.8 and 60% of the light
   noisy    a sensor's noise at high gain, 8 levels
@@ -40,10 +41,22 @@ def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _tilted(w: int, h: int) -> np.ndarray:
-    inset = 0.125 * w
+    # The picture as a table seen by a camera as far off as the picture is wide, pitched about
+    # the picture's middle so its far (top) edge is a quarter narrower than its near edge: a
+    # real slant foreshortens as it narrows (a keystone alone would stretch cards taller, which
+    # no camera does). Then scaled so the near edge spans the frame, centred top to bottom.
+    far = max(w, h)
+    sin = min(0.9, 0.25 * far / (0.875 * h))  # (far - h/2 sin) / (far + h/2 sin) = 3/4
+    cos = float(np.sqrt(1 - sin * sin))
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[inset, 0], [w - inset, 0], [w, h], [0, h]])
-    return cv2.getPerspectiveTransform(src, dst)
+    x, y = src[:, 0] - w / 2, src[:, 1] - h / 2
+    depth = far - y * sin  # the top is the far edge
+    seen = np.stack([far * x / depth, far * y * cos / depth], axis=1)
+    scale = w / (seen[2, 0] - seen[3, 0])
+    seen = seen * scale
+    seen[:, 1] += h / 2 - (seen[0, 1] + seen[2, 1]) / 2
+    seen[:, 0] += w / 2
+    return cv2.getPerspectiveTransform(src, seen.astype(np.float32))
 
 
 def tilt(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -44,6 +44,8 @@ def test_each_fault_does_what_it_names() -> None:
     rows = np.flatnonzero(white.any(axis=1))  # the card's border, top row to bottom row
     top, bottom = (np.flatnonzero(white[y]) for y in (rows[0], rows[-1]))
     assert np.ptp(top) < np.ptp(bottom) * 0.95  # the far edge narrower
+    # and foreshortened, as a real slant is: the card squatter than it was (100 x 155 px)
+    assert np.ptp(rows) / np.ptp(bottom) < 155 / 100 * 0.95
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
