@@ -27,6 +27,7 @@ from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, c
 from .spread_fit import cards_at, edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
+from .spread_plane import FEWEST, out_size, square_on
 from .spread_scan import ScanConfig, card_size, lie, paper, scan, unexplained
 
 # a photo of several cards is searched at a finer scale, with more outlines
@@ -97,6 +98,13 @@ class SpreadConfig:
     # --spreads 3 --scale 3.15 --photos); the edge image, painting out and the full-resolution
     # search all cost by the pixel
     most_side: int = 1920
+    # a camera at a slant shows far cards smaller and every card squatter, and cards proposed
+    # at the others' size and a card's proportions lie off their cards: where the cards found
+    # fit a plane (spread_plane) whose correction shrinks a card by more than this share across
+    # the photo's longer side, the spread is read again seen square-on (inf: never). Set on seed 661's
+    # photo-faced spreads (eval_spreads --camera tilt, a 30 degree slant): unslanted, the
+    # correction fitted to them was at most 0.14; slanted, mostly 0.27-0.56
+    slant: float = 0.2
 
 
 def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
@@ -122,36 +130,57 @@ class SpreadReader:
         Then the cards beside those found, which no outline parts from
         them (see _beside), and those that show once the cards found are painted out; each
         card so far is read again snapped onto its edges, and dropped where that reads another
-        code more surely (_snap_checked). Last, the cards fanned under them."""
+        code more surely (_snap_checked). Last, the cards fanned under them. Where the cards
+        found show a camera at a slant, all that again on the spread seen square-on
+        (_square_on)."""
         h, w = image_bgr.shape[:2]
         shrink = self.config.most_side / max(h, w)
         if shrink >= 1:
-            return self._read(image_bgr)
+            return self._square_on(image_bgr)
         small = cv2.resize(image_bgr, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
-        return [Recognition(r.card, r.confidence, None if r.quad is None else (r.quad / shrink).astype(np.float32),
-                            r.likely) for r in self._read(small)]
+        return moved(self._square_on(small), np.diag([1 / shrink, 1 / shrink, 1.0]))
 
-    def _read(self, image_bgr: np.ndarray) -> list[Recognition]:
-        """`read` on an image no bigger than most_side."""
+    def _square_on(self, image_bgr: np.ndarray) -> list[Recognition]:
+        """`_read`, and where the cards it finds show a camera at a slant (`slant`), `_read`
+        again on the spread seen square-on, its outlines taken back to the photo. The slant is
+        fitted to the finder's own outlines of cards read surely: they follow a card's edges
+        however it lies, where a card placed by a guess, or snapped, is a card's shape square-on."""
+        found, outlined = self._read(image_bgr)
+        quads = _sure_whole(outlined)
+        if len(quads) < FEWEST:  # rows overlapping: few outlined; the cards placed show less of it, but some
+            quads = _sure_whole(found)
+        size = image_bgr.shape[1], image_bgr.shape[0]
+        hom = square_on(quads, size, self.config.slant)
+        if hom is None:
+            return found
+        seen = cv2.warpPerspective(image_bgr, hom, out_size(hom, size), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return moved(self._read(seen)[0], np.linalg.inv(hom))
+
+    def _read(self, image_bgr: np.ndarray) -> tuple[list[Recognition], list[Recognition]]:
+        """`read` on an image no bigger than most_side, and those of its cards read on the
+        finder's own outlines (before any is grown, snapped or proposed)."""
         cfg = self.config
         image_bgr = without_cast(image_bgr)  # the readers too see the cards as in plain light
         grads = edge_image(image_bgr)  # for snapping cards onto their edges, and finding those beside
         outlines = spread_outlines(image_bgr, WORK_SIDE)
-        kept = self._read_at(image_bgr, outlines, grads)
+        kept, outlined = self._read_at(image_bgr, outlines, grads)
         h, w = image_bgr.shape[:2]
         if max(h, w) > WORK_SIDE * 1.25:
             shorts = [_rect_sides(k.quad)[0] for k in kept if k.quad is not None]
             if len(shorts) < cfg.few or float(np.median(shorts)) < cfg.fine_short:
                 # both searches' cards, the full resolution's first (its outlines are exacter)
                 fine_outlines = spread_outlines(image_bgr, max(h, w))
-                fine = self._read_at(image_bgr, fine_outlines, grads)
+                fine, fine_outlined = self._read_at(image_bgr, fine_outlines, grads)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
+                outlined = fine_outlined + [k for k in outlined if k.quad is not None and all(
+                    _apart(k.quad, f.quad, cfg.overlap) for f in fine_outlined if f.quad is not None)]
                 outlines += fine_outlines
         kept = self._scanned(image_bgr, alike(kept, cfg), [c.quad for c in outlines], grads)
         kept = self._uncovered(image_bgr, self._beside(image_bgr, alike(kept, cfg), grads), grads)
         kept = self._snap_checked(image_bgr, kept, grads)
-        return squared(alike(self._fanned(image_bgr, kept, grads), self.config), self.config)
+        return squared(alike(self._fanned(image_bgr, kept, grads), self.config), self.config), outlined
 
     def _snap_checked(self, image_bgr: np.ndarray, kept: list[Recognition],
                       grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
@@ -402,11 +431,11 @@ class SpreadReader:
         return out
 
     def _read_at(self, image_bgr: np.ndarray, found: list[CardQuad],
-                 grads: tuple[np.ndarray, np.ndarray]) -> list[Recognition]:
+                 grads: tuple[np.ndarray, np.ndarray]) -> tuple[list[Recognition], list[Recognition]]:
         """The cards of the finder's outlines `found` (spread_outlines), and a card of their
-        size round each outline clear of them."""
-        kept = self._read_apart(image_bgr, [c.quad for c in found if card_shaped(c.quad)],
-                                [c.score for c in found if card_shaped(c.quad)], [])
+        size round each outline clear of them; and the first alone."""
+        kept = outlined = self._read_apart(image_bgr, [c.quad for c in found if card_shaped(c.quad)],
+                                           [c.score for c in found if card_shaped(c.quad)], [])
         if kept:
             quads = [k.quad for k in kept if k.quad is not None]
             grown, round_ = _cards_round_clear([c.quad for c in found], quads, grads)
@@ -416,7 +445,7 @@ class SpreadReader:
                 kept = self._read_apart(image_bgr, placed, scores, kept, reading=reading)
             else:
                 kept = self._read_apart(image_bgr, grown, [CROP_SCORE] * len(grown), kept)
-        return kept
+        return kept, outlined
 
     def _read_snapped(self, image_bgr: np.ndarray, quads: list[np.ndarray], size: tuple[float, float],
                       grads: tuple[np.ndarray, np.ndarray], round_: list[int]
@@ -465,6 +494,17 @@ class SpreadReader:
             if all(_apart(r.quad, k.quad, most) for k in kept if k.quad is not None):
                 kept.append(r)
         return kept
+
+
+def _sure_whole(found: list[Recognition]) -> list[np.ndarray]:
+    """The outlines of `found` read surely, of a whole card's shape."""
+    return [r.quad for r in found if r.quad is not None and r.confidence >= SURE and card_shaped(r.quad)]
+
+
+def moved(found: list[Recognition], hom: np.ndarray) -> list[Recognition]:
+    """`found` with their outlines moved by the 3x3 homography `hom`."""
+    return [Recognition(r.card, r.confidence, None if r.quad is None else cv2.perspectiveTransform(
+        r.quad.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2).astype(np.float32), r.likely) for r in found]
 
 
 def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:

@@ -206,7 +206,7 @@ def test_a_photo_larger_than_the_reading_size_is_read_shrunk_and_reported_in_its
     seen: list[tuple[int, int]] = []
 
     class Watched(SpreadReader):
-        def _read(self, image_bgr: np.ndarray) -> list[Recognition]:
+        def _read(self, image_bgr: np.ndarray) -> tuple[list[Recognition], list[Recognition]]:
             seen.append(image_bgr.shape[:2])
             return super()._read(image_bgr)
     found = Watched(Recogniser("uno"), SpreadConfig(most_side=1600)).read(big)

@@ -1,0 +1,126 @@
+"""A spread photographed at a slant (vision/spread_plane.py, SpreadReader._square_on): the
+cards found fix the table's plane, and the spread is read again seen square-on."""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from tableref.vision.cardface import ASPECT
+from tableref.vision.recognise import Recogniser, Recognition
+from tableref.vision.spread_plane import fit, out_size, square_on
+from tableref.vision.spread_read import SpreadConfig, SpreadReader
+from tableref.vision.synth.spread import SpreadCard, spread_scene
+from tableref.vision.synth.spread_score import score_spread
+
+
+def _slant(w: int, h: int, degrees: float) -> np.ndarray:
+    """Table -> photo for a camera as far off as the photo is wide, pitched `degrees` about
+    the photo's middle (the top is the far side)."""
+    far, sin = float(max(w, h)), math.sin(math.radians(degrees))
+    cos = math.cos(math.radians(degrees))
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    x, y = src[:, 0] - w / 2, src[:, 1] - h / 2
+    depth = far - y * sin
+    dst = np.stack([far * x / depth + w / 2, far * y * cos / depth + h / 2], axis=1)
+    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+def _cards(rng: np.random.Generator, n: int, short: float = 90.0) -> list[np.ndarray]:
+    """`n` card outlines of one size on a 1280 x 720 table, anywhere, turned any way."""
+    out = []
+    for _ in range(n):
+        c = rng.uniform((250, 180), (1030, 540))
+        t = rng.uniform(0, np.pi)
+        u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+        half = (short / 2, short * ASPECT / 2)
+        out.append(np.array([c - u * half[0] - v * half[1], c + u * half[0] - v * half[1],
+                             c + u * half[0] + v * half[1], c - u * half[0] + v * half[1]]))
+    return out
+
+
+def _through(hom: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    return [cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2) for q in quads]
+
+
+def _shape(q: np.ndarray) -> tuple[float, float]:
+    """(long / short, area) of a quad."""
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return max(a, b) / min(a, b), a * b / 4
+
+
+@pytest.mark.parametrize("degrees", [20.0, 30.0, 40.0])
+def test_cards_seen_at_a_slant_are_cards_of_one_size_once_seen_square_on(degrees: float) -> None:
+    rng = np.random.default_rng(int(degrees))
+    table = _cards(rng, 6)
+    seen = _through(_slant(1280, 720, degrees), table)
+    ratios = [_shape(q)[0] for q in seen]
+    # the slant made them squat (or long, lying across it): there is something to undo
+    assert max(abs(r / ASPECT - 1) for r in ratios) > 0.05
+    hom = square_on(seen, (1280, 720), 0.2)
+    assert hom is not None
+    back = [_shape(q) for q in _through(hom, seen)]
+    assert all(abs(r / ASPECT - 1) < 0.03 for r, _ in back)
+    areas = [a for _, a in back]
+    assert max(areas) / min(areas) < 1.05
+    w, h = out_size(hom, (1280, 720))
+    assert 0.5 < w * h / (1280 * 720) < 2  # the photo seen square-on is about as big
+
+
+def test_cards_seen_from_above_are_read_as_they_are() -> None:
+    rng = np.random.default_rng(3)
+    table = _cards(rng, 6)
+    assert square_on(table, (1280, 720), 0.2) is None
+    # outlines a few px off, as the finder gives them, are no slant either
+    jittered = [q + rng.normal(0, 2.0, q.shape) for q in table]
+    assert square_on(jittered, (1280, 720), 0.2) is None
+    params, before, after = fit(jittered, (1280, 720))
+    assert float(np.hypot(params[2], params[3])) < 0.1
+
+
+def test_one_card_is_not_enough_to_fix_a_plane() -> None:
+    seen = _through(_slant(1280, 720, 30.0), _cards(np.random.default_rng(5), 1))
+    assert square_on(seen, (1280, 720), 0.2) is None
+
+
+def test_no_card_comes_out_smaller_seen_square_on() -> None:
+    # small cards read worse: the near cards, which the correction shrinks, are kept their size
+    seen = _through(_slant(1280, 720, 30.0), _cards(np.random.default_rng(7), 6))
+    hom = square_on(seen, (1280, 720), 0.2)
+    assert hom is not None
+    before = [_shape(q)[1] for q in seen]
+    after = [_shape(q)[1] for q in _through(hom, seen)]
+    assert min(a / b for a, b in zip(after, before)) > 0.97
+
+
+def _slanted_spread(degrees: float) -> tuple[np.ndarray, list[SpreadCard]]:
+    """A rendered spread of 8 cards in rows, photographed at a slant of `degrees`, and its
+    cards with their outlines where they lie in that photo."""
+    codes = ["red-5", "blue-skip", "green-0", "yellow-7", "red-2", "blue-9", "green-reverse", "yellow-4"]
+    img, cards = spread_scene(codes, np.random.default_rng(11), card_share=0.16)
+    hom = _slant(1280, 720, degrees)
+    taken = cv2.warpPerspective(img, hom, (1280, 720), borderMode=cv2.BORDER_REPLICATE)
+    return taken, [replace(c, quad=_through(hom, [c.quad])[0].astype(np.float32)) for c in cards]
+
+
+class _Counted(SpreadReader):
+    """A SpreadReader that counts how many times it reads a spread through."""
+    reads = 0
+
+    def _read(self, image_bgr: np.ndarray) -> tuple[list[Recognition], list[Recognition]]:
+        self.reads += 1
+        return super()._read(image_bgr)
+
+
+@pytest.mark.parametrize("degrees, reads", [(0.0, 1), (30.0, 2)])
+def test_a_slanted_spread_is_read_again_square_on_and_reported_where_its_cards_lie(degrees: float, reads: int) -> None:
+    img, cards = _slanted_spread(degrees)
+    reader = _Counted(Recogniser("uno"), SpreadConfig())
+    found = reader.read(img)
+    assert reader.reads == reads
+    score = score_spread(found, cards)
+    assert score.right >= len(cards) - 1 and not score.wrong, score
