@@ -40,23 +40,28 @@ def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), 0.006 * max(img.shape[:2]))
 
 
-def _tilted(w: int, h: int) -> np.ndarray:
-    # The picture as a table seen by a camera as far off as the picture is wide, pitched about
-    # the picture's middle so its far (top) edge is a quarter narrower than its near edge: a
-    # real slant foreshortens as it narrows (a keystone alone would stretch cards taller, which
-    # no camera does). Then scaled so the near edge spans the frame, centred top to bottom.
+def pitched(w: int, h: int, degrees: float) -> np.ndarray:
+    """Table -> photo (3x3 homography) for a w x h picture of a table seen by a camera as far
+    off as the picture's longer side, pitched `degrees` about the picture's middle, the top the
+    far side: a real slant foreshortens as it narrows. Scaled so the near edge spans the frame,
+    centred top to bottom."""
     far = max(w, h)
-    sin = min(0.9, 0.25 * far / (0.875 * h))  # (far - h/2 sin) / (far + h/2 sin) = 3/4
-    cos = float(np.sqrt(1 - sin * sin))
+    sin, cos = np.sin(np.radians(degrees)), np.cos(np.radians(degrees))
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     x, y = src[:, 0] - w / 2, src[:, 1] - h / 2
-    depth = far - y * sin  # the top is the far edge
+    depth = far - y * sin
     seen = np.stack([far * x / depth, far * y * cos / depth], axis=1)
-    scale = w / (seen[2, 0] - seen[3, 0])
-    seen = seen * scale
+    seen = seen * (w / (seen[2, 0] - seen[3, 0]))
     seen[:, 1] += h / 2 - (seen[0, 1] + seen[2, 1]) / 2
     seen[:, 0] += w / 2
     return cv2.getPerspectiveTransform(src, seen.astype(np.float32))
+
+
+def _tilted(w: int, h: int) -> np.ndarray:
+    # pitched until the far edge is a quarter narrower than the near one (a keystone alone
+    # would stretch cards taller, which no camera does): (far - h/2 sin) / (far + h/2 sin) = 3/4
+    sin = min(0.9, 0.25 * max(w, h) / (0.875 * h))
+    return pitched(w, h, float(np.degrees(np.arcsin(sin))))
 
 
 def tilt(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

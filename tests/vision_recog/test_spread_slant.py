@@ -2,7 +2,8 @@
 cards found fix the table's plane, and the spread is read again seen square-on."""
 from __future__ import annotations
 
-import math
+import pathlib
+import sys
 from dataclasses import replace
 
 import cv2
@@ -16,17 +17,9 @@ from tableref.vision.spread_read import SpreadConfig, SpreadReader
 from tableref.vision.synth.spread import SpreadCard, spread_scene
 from tableref.vision.synth.spread_score import score_spread
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 
-def _slant(w: int, h: int, degrees: float) -> np.ndarray:
-    """Table -> photo for a camera as far off as the photo is wide, pitched `degrees` about
-    the photo's middle (the top is the far side)."""
-    far, sin = float(max(w, h)), math.sin(math.radians(degrees))
-    cos = math.cos(math.radians(degrees))
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    x, y = src[:, 0] - w / 2, src[:, 1] - h / 2
-    depth = far - y * sin
-    dst = np.stack([far * x / depth + w / 2, far * y * cos / depth + h / 2], axis=1)
-    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+from camera_faults import pitched  # noqa: E402  (a camera at a slant, as eval_spreads --camera tilt takes it)
 
 
 def _cards(rng: np.random.Generator, n: int, short: float = 90.0) -> list[np.ndarray]:
@@ -57,7 +50,7 @@ def _shape(q: np.ndarray) -> tuple[float, float]:
 def test_cards_seen_at_a_slant_are_cards_of_one_size_once_seen_square_on(degrees: float) -> None:
     rng = np.random.default_rng(int(degrees))
     table = _cards(rng, 6)
-    seen = _through(_slant(1280, 720, degrees), table)
+    seen = _through(pitched(1280, 720, degrees), table)
     ratios = [_shape(q)[0] for q in seen]
     # the slant made them squat (or long, lying across it): there is something to undo
     assert max(abs(r / ASPECT - 1) for r in ratios) > 0.05
@@ -83,13 +76,13 @@ def test_cards_seen_from_above_are_read_as_they_are() -> None:
 
 
 def test_one_card_is_not_enough_to_fix_a_plane() -> None:
-    seen = _through(_slant(1280, 720, 30.0), _cards(np.random.default_rng(5), 1))
+    seen = _through(pitched(1280, 720, 30.0), _cards(np.random.default_rng(5), 1))
     assert square_on(seen, (1280, 720), 0.2) is None
 
 
 def test_no_card_comes_out_smaller_seen_square_on() -> None:
     # small cards read worse: the near cards, which the correction shrinks, are kept their size
-    seen = _through(_slant(1280, 720, 30.0), _cards(np.random.default_rng(7), 6))
+    seen = _through(pitched(1280, 720, 30.0), _cards(np.random.default_rng(7), 6))
     hom = square_on(seen, (1280, 720), 0.2)
     assert hom is not None
     before = [_shape(q)[1] for q in seen]
@@ -102,7 +95,7 @@ def _slanted_spread(degrees: float) -> tuple[np.ndarray, list[SpreadCard]]:
     cards with their outlines where they lie in that photo."""
     codes = ["red-5", "blue-skip", "green-0", "yellow-7", "red-2", "blue-9", "green-reverse", "yellow-4"]
     img, cards = spread_scene(codes, np.random.default_rng(11), card_share=0.16)
-    hom = _slant(1280, 720, degrees)
+    hom = pitched(1280, 720, degrees)
     taken = cv2.warpPerspective(img, hom, (1280, 720), borderMode=cv2.BORDER_REPLICATE)
     return taken, [replace(c, quad=_through(hom, [c.quad])[0].astype(np.float32)) for c in cards]
 
