@@ -5,10 +5,11 @@ every card squatter than a card is, so a card proposed at the others' size and a
 proportions (spread_neighbours, spread_scan, spread_fit.snap) lies off the card it is meant
 for, and reads as another. All the cards of a spread lie on one plane and are one size: the
 homography that makes every card found a rectangle of a card's proportions, and all of one
-size, is the table seen square-on (up to a similarity, which nothing needs). Pure numpy.
+size, is the table seen square-on (up to a similarity, which nothing needs). Pure: no reading here.
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .cardface import ASPECT
@@ -27,20 +28,37 @@ MOST_GROWTH = 1.6  # the photo seen square-on is at most this times its longer s
 HORIZON = 0.4  # the least a corrected photo's corner may be scaled by the projective part
 
 
-def _warp(params: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Normalised points (centred, divided by the image's longer side) through the
-    correction: a projective part (p, q), then an affine part (shear k, stretch a)."""
+def through(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (..., 2) through the 3x3 homography `hom`, in the same shape."""
+    pts = np.asarray(pts, np.float64)
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(pts.shape)
+
+
+def _normalising(size: tuple[int, int]) -> np.ndarray:
+    """Pixels of a w x h image -> centred, divided by its longer side (where params live)."""
+    w, h = size
+    scale = float(max(w, h))
+    return np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
+
+
+def _correction(params: np.ndarray) -> np.ndarray:
+    """The correction of `params` on normalised points: a projective part (p, q), then an
+    affine part (shear k, stretch a)."""
     k, a, p, q = params
-    w = 1.0 + p * pts[..., 0] + q * pts[..., 1]
-    u, v = pts[..., 0] / w, pts[..., 1] / w
-    return np.stack([u + k * v, a * v], axis=-1)
+    return np.array([[1, k, 0], [0, a, 0], [0, 0, 1]]) @ np.array([[1, 0, 0], [0, 1, 0], [p, q, 1]])
+
+
+def _depth(params: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """How much the projective part divides each normalised point by (1: not at all; near 0:
+    near the table's horizon)."""
+    return 1.0 + pts @ params[2:]
 
 
 def _residuals(params: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """How far each corrected quad is from a rectangle of a card's proportions, the same size
     as the others: opposite sides and diagonals unequal, the long/short ratio off, the area
     off the mean (logs, so a twice-too-big card costs as a half-too-small one)."""
-    q = _warp(params, quads)
+    q = through(_correction(params), quads)
     sides = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2)  # (n, 4)
     diag = np.linalg.norm(q[:, 2] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 1], axis=1)
     mean = sides.mean(axis=1)
@@ -55,9 +73,7 @@ def fit(quads: list[np.ndarray], size: tuple[int, int]) -> tuple[np.ndarray, flo
     """(params, cost before, cost after): the correction that makes `quads` (cards found in a
     w x h image, pixels) most nearly cards of one size seen square-on, and the RMS of its
     residuals before and after (0: they already are)."""
-    w, h = size
-    scale = float(max(w, h))
-    pts = (np.asarray(quads, np.float64).reshape(-1, 4, 2) - (w / 2, h / 2)) / scale
+    pts = through(_normalising(size), np.asarray(quads, np.float64).reshape(-1, 4, 2))
     params = np.array([0.0, 1.0, 0.0, 0.0])
     first = float(np.sqrt(np.mean(_residuals(params, pts) ** 2)))
     damping = 1e-3
@@ -71,7 +87,7 @@ def fit(quads: list[np.ndarray], size: tuple[int, int]) -> tuple[np.ndarray, flo
             jac[:, j] = (_residuals(params + step, pts) - r) / 1e-6
         move = np.linalg.solve(jac.T @ jac + damping * np.eye(4), -jac.T @ r)
         trial = params + move
-        if abs(trial[1]) < 0.2 or np.any(1.0 + trial[2] * pts[..., 0] + trial[3] * pts[..., 1] <= 0.2):
+        if abs(trial[1]) < 0.2 or np.any(_depth(trial, pts) <= 0.2):
             damping *= 10  # a correction that folds the picture or squashes it flat is no table
             continue
         new = float(np.sqrt(np.mean(_residuals(trial, pts) ** 2)))
@@ -84,57 +100,35 @@ def fit(quads: list[np.ndarray], size: tuple[int, int]) -> tuple[np.ndarray, flo
     return params, first, cost
 
 
-def square_on(quads: list[np.ndarray], size: tuple[int, int], least: float) -> np.ndarray | None:
+def square_on(quads: list[np.ndarray], size: tuple[int, int], least: float
+              ) -> tuple[np.ndarray, tuple[int, int]] | None:
     """The pixel homography that shows a w x h photo's table square-on, fitted to `quads` (the
-    cards found surely, whole), or None: fewer than FEWEST cards, a fit that leaves them far
-    off cards or hardly explains them better than no slant, or a slant under `least` (the
-    projective part of the correction: the share by which it shrinks a card across the photo's
-    longer side)."""
+    cards found surely, whole), and the (w, h) that holds the whole photo so shown; or None:
+    fewer than FEWEST cards, a fit that leaves them far off cards or hardly explains them
+    better than no slant, or a slant under `least` (the projective part of the correction: the
+    share by which it shrinks a card across the photo's longer side)."""
     if len(quads) < FEWEST:
         return None
     params, before, after = fit(quads, size)
     if after > min(before * BETTER, FITS) or float(np.hypot(params[2], params[3])) < least:
         return None
     w, h = size
-    corners = (np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - (w / 2, h / 2)) / max(w, h)
-    if np.any(1.0 + corners @ params[2:] < HORIZON):
+    norm = _normalising(size)
+    if np.any(_depth(params, through(norm, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))) < HORIZON):
         return None  # the photo would reach (near) the table's horizon: no slant a photo of cards has
-    return homography(params, size, quads)
-
-
-def _area(pts: np.ndarray) -> np.ndarray:
-    """The area of each polygon of `pts` (..., n, 2) (shoelace)."""
-    x, y = pts[..., 0], pts[..., 1]
-    return 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=-1) - y * np.roll(x, -1, axis=-1), axis=-1))
-
-
-def _through(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], axis=-1) @ m.T
-    return p[..., :2] / p[..., 2:]
-
-
-def homography(params: np.ndarray, size: tuple[int, int], quads: list[np.ndarray]) -> np.ndarray:
-    """The 3x3 pixel homography of the correction `params` for a w x h image, scaled so none
-    of the cards `quads` comes out smaller than it was (small cards read worse; the near ones
-    would shrink), though no more than MOST_GROWTH times the photo's longer side, and placed
-    so the whole image lands at (0, 0) onward."""
-    w, h = size
-    scale = float(max(w, h))
-    k, a, p, q = params
-    norm = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
-    proj = np.array([[1, 0, 0], [0, 1, 0], [p, q, 1]])
-    aff = np.array([[1, k, 0], [0, a, 0], [0, 0, 1]])
-    m = aff @ proj @ norm
-    cards = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    grow = float(np.sqrt(np.max(_area(cards) / np.maximum(_area(_through(m, cards)), 1e-12))))
-    corners = _through(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    grow = min(grow, MOST_GROWTH * scale / float(np.ptp(corners, axis=0).max()))
+    # back to pixels, scaled so no card comes out smaller than it was (small cards read worse;
+    # the near ones would shrink), though no more than MOST_GROWTH times the photo's longer
+    # side, and placed so the whole photo lands at (0, 0) onward
+    m = _correction(params) @ norm
+    cards = [np.asarray(q, np.float32).reshape(4, 2) for q in quads]
+    grow = float(np.sqrt(max(cv2.contourArea(q) / max(cv2.contourArea(through(m, q).astype(np.float32)), 1e-12)
+                             for q in cards)))
+    corners = through(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    grow = min(grow, MOST_GROWTH * max(w, h) / float(np.ptp(corners, axis=0).max()))
     lo = corners.min(axis=0) * grow
-    return np.array([[grow, 0, -lo[0]], [0, grow, -lo[1]], [0, 0, 1]]) @ m
+    hom = np.array([[grow, 0, -lo[0]], [0, grow, -lo[1]], [0, 0, 1]]) @ m
+    far = np.ceil(np.ptp(corners, axis=0) * grow).astype(int)
+    return hom, (int(far[0]), int(far[1]))
 
 
-def out_size(hom: np.ndarray, size: tuple[int, int]) -> tuple[int, int]:
-    """The (w, h) that holds the whole w x h image warped by `hom` (see homography)."""
-    w, h = size
-    corners = _through(hom, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    return int(np.ceil(corners[:, 0].max())), int(np.ceil(corners[:, 1].max()))
+__all__ = ["FEWEST", "fit", "square_on", "through"]

@@ -27,7 +27,7 @@ from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, c
 from .spread_fit import cards_at, edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out
-from .spread_plane import FEWEST, out_size, square_on
+from .spread_plane import FEWEST, square_on, through
 from .spread_scan import ScanConfig, card_size, lie, paper, scan, unexplained
 
 # a photo of several cards is searched at a finer scale, with more outlines
@@ -151,11 +151,11 @@ class SpreadReader:
         if len(quads) < FEWEST:  # rows overlapping: few outlined; the cards placed show less of it, but some
             quads = _sure_whole(found)
         size = image_bgr.shape[1], image_bgr.shape[0]
-        hom = square_on(quads, size, self.config.slant)
-        if hom is None:
+        plane = square_on(quads, size, self.config.slant)
+        if plane is None:
             return found
-        seen = cv2.warpPerspective(image_bgr, hom, out_size(hom, size), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        hom, shown = plane
+        seen = cv2.warpPerspective(image_bgr, hom, shown, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return moved(self._read(seen)[0], np.linalg.inv(hom))
 
     def _read(self, image_bgr: np.ndarray) -> tuple[list[Recognition], list[Recognition]]:
@@ -504,8 +504,8 @@ def _sure_whole(found: list[Recognition]) -> list[np.ndarray]:
 
 def moved(found: list[Recognition], hom: np.ndarray) -> list[Recognition]:
     """`found` with their outlines moved by the 3x3 homography `hom`."""
-    return [Recognition(r.card, r.confidence, None if r.quad is None else cv2.perspectiveTransform(
-        r.quad.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2).astype(np.float32), r.likely) for r in found]
+    return [Recognition(r.card, r.confidence, None if r.quad is None else through(hom, r.quad).astype(np.float32),
+                        r.likely) for r in found]
 
 
 def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:

@@ -12,7 +12,7 @@ import pytest
 
 from tableref.vision.cardface import ASPECT
 from tableref.vision.recognise import Recogniser, Recognition
-from tableref.vision.spread_plane import fit, out_size, square_on
+from tableref.vision.spread_plane import fit, square_on, through
 from tableref.vision.spread_read import SpreadConfig, SpreadReader
 from tableref.vision.synth.spread import SpreadCard, spread_scene
 from tableref.vision.synth.spread_score import score_spread
@@ -36,7 +36,7 @@ def _cards(rng: np.random.Generator, n: int, short: float = 90.0) -> list[np.nda
 
 
 def _through(hom: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
-    return [cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float64), hom).reshape(-1, 2) for q in quads]
+    return [through(hom, q) for q in quads]
 
 
 def _shape(q: np.ndarray) -> tuple[float, float]:
@@ -54,13 +54,13 @@ def test_cards_seen_at_a_slant_are_cards_of_one_size_once_seen_square_on(degrees
     ratios = [_shape(q)[0] for q in seen]
     # the slant made them squat (or long, lying across it): there is something to undo
     assert max(abs(r / ASPECT - 1) for r in ratios) > 0.05
-    hom = square_on(seen, (1280, 720), 0.2)
-    assert hom is not None
+    plane = square_on(seen, (1280, 720), 0.2)
+    assert plane is not None
+    hom, (w, h) = plane
     back = [_shape(q) for q in _through(hom, seen)]
     assert all(abs(r / ASPECT - 1) < 0.03 for r, _ in back)
     areas = [a for _, a in back]
     assert max(areas) / min(areas) < 1.05
-    w, h = out_size(hom, (1280, 720))
     assert 0.5 < w * h / (1280 * 720) < 2  # the photo seen square-on is about as big
 
 
@@ -83,8 +83,9 @@ def test_one_card_is_not_enough_to_fix_a_plane() -> None:
 def test_no_card_comes_out_smaller_seen_square_on() -> None:
     # small cards read worse: the near cards, which the correction shrinks, are kept their size
     seen = _through(pitched(1280, 720, 30.0), _cards(np.random.default_rng(7), 6))
-    hom = square_on(seen, (1280, 720), 0.2)
-    assert hom is not None
+    plane = square_on(seen, (1280, 720), 0.2)
+    assert plane is not None
+    hom = plane[0]
     before = [_shape(q)[1] for q in seen]
     after = [_shape(q)[1] for q in _through(hom, seen)]
     assert min(a / b for a, b in zip(after, before)) > 0.97
