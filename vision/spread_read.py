@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .cardface import ASPECT
-from .classify_symbol import CANON_H, CANON_W
+from .classify_symbol import CANON_H, CANON_W, rank_key
 from .colour_cast import without_cast
 from .find_card import CardQuad, enclosing_rect, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
 from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
@@ -91,6 +91,11 @@ class SpreadConfig:
     # scattered 30% at phone size, seeds 481-486, read 580 -> 591 of 627 cards, the same 4 wrong;
     # fresh seeds 491, 493 and 497 (every layout) read alike either way
     mirror_under_one: bool = True
+    # a card proposed beside those found is declined where the corner reader surely (fan_sure)
+    # reads another rank in what shows of it (_index_shown)
+    index_shown: bool = True
+    # proposals of one place (and their snapped outlines) that read different codes: none stands
+    one_code_proposed: bool = True
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
     scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
     # a photo with a longer side is read shrunk to it: phone-sized (4032 px) spreads took 12.7 s
@@ -380,6 +385,9 @@ class SpreadReader:
             proposed += snapped
             codes += codes
         read = [r if c is None or r.card in (None, c) else CardReading(None, 0.0, r.likely) for r, c in zip(read, codes)]
+        if self.config.one_code_proposed:
+            least = self.config.min_confidence if least is None else least
+            read = one_sure_code_per_place(read, proposed, least, self.config.same_card)
         return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, most,
                                 read.__getitem__, least)
 
@@ -403,6 +411,24 @@ class SpreadReader:
             second = self._read_mirrored(image_bgr, quad, cover)
             readings = [first] + ([second] if second is not None else self._mirrored_under_one(image_bgr, quad, found))
             out.append(max(readings, key=lambda r: (r.card is not None, r.confidence)))
+        return self._index_shown(image_bgr, quads, out, cover)
+
+    def _index_shown(self, image_bgr: np.ndarray, quads: list[np.ndarray], reads: list[CardReading],
+                     cover: np.ndarray) -> list[CardReading]:
+        """`reads`, each declined where the corner reader, on what shows of its card beside the
+        cards `cover` hides, surely (fan_sure) reads another rank: the recogniser's own index
+        check wants both ends, and under a neighbour one end is hidden, while the whole-card
+        readers read the rest as a card that shares its look (a 3 half under a card as an 8 at
+        1.00, its index a plain 3)."""
+        if not self.config.index_shown:
+            return reads
+        read = [i for i, r in enumerate(reads) if r.card is not None]
+        corner = self._corner_reads(image_bgr, [quads[i] for i in read], cover)
+        out = list(reads)
+        for i, c in zip(read, corner):
+            r = reads[i]
+            if c.card is not None and rank_key(c.card) != rank_key(r.card):
+                out[i] = CardReading(None, r.confidence, ((r.card, round(r.confidence, 3)), (c.card, round(c.confidence, 3))))
         return out
 
     def _read_mirrored(self, image_bgr: np.ndarray, quad: np.ndarray, cover: np.ndarray) -> CardReading | None:
@@ -712,6 +738,18 @@ def one_code_per_place(reads: list[CardReading], quads: list[np.ndarray], same: 
                     and quad_iou(quads[i], quads[j]) >= same:
                 out[i], out[j] = CardReading(None, 0.0, a.likely), CardReading(None, 0.0, b.likely)
     return out
+
+
+def one_sure_code_per_place(reads: list[CardReading], quads: list[np.ndarray], least: float,
+                            same: float) -> list[CardReading]:
+    """one_code_per_place among the readings at least `least` sure (those that could stand),
+    the rest declined: proposals of one place beside the cards found (a guess, and it snapped)
+    that read two codes surely are guesses at a card neither reads (a green 3 half under a
+    card read 3 at 0.97-0.99 three ways and 8 at 1.00 the fourth), but one read unsure as
+    another code says little (ten read a red 5 at 0.97-1.00, one a 6 at 0.75)."""
+    sure = [r if r.card is None or r.confidence >= least else CardReading(None, r.confidence, r.likely)
+            for r in reads]
+    return one_code_per_place(sure, quads, same)
 
 
 def agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:
