@@ -18,11 +18,12 @@ from tableref.vision.recognise import Recogniser, RecogniserConfig
 MISPRINTS = [("green", "draw2", "reverse")]
 
 
-def _misprint(colour: str, centre: str, index: str, short_side: int = 128, alpha: bool = False) -> np.ndarray:
-    """The clone print of `centre` with `index`'s two index corners (BGR; BGRA with `alpha`)."""
+def _misprint(colour: str, centre: str, index: str, short_side: int = 128, alpha: bool = False,
+              style: str = "clone") -> np.ndarray:
+    """The `style` print of `centre` with `index`'s two index corners (BGR; BGRA with `alpha`)."""
     channels = 4 if alpha else 3
-    card = render_card(f"{colour}-{centre}", "clone", short_side=short_side)[:, :, :channels].copy()
-    corners = render_card(f"{colour}-{index}", "clone", short_side=short_side)[:, :, :channels]
+    card = render_card(f"{colour}-{centre}", style, short_side=short_side)[:, :, :channels].copy()
+    corners = render_card(f"{colour}-{index}", style, short_side=short_side)[:, :, :channels]
     h, w = card.shape[:2]
     ch, cw = int(h * 0.3), int(w * 0.36)
     card[:ch, :cw] = corners[:ch, :cw]

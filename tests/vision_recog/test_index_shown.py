@@ -13,22 +13,12 @@ import pytest
 from tableref.vision.cardface import render_card
 from tableref.vision.recognise import Recogniser
 from tableref.vision.spread_read import SpreadConfig, SpreadReader
+from test_corner_check import _misprint
 
 # (style, colour, centre, index, the card over it): misprints whose centre the whole-card
 # readers read surely (the shipped models read each at 0.96-1.00) and whose index is another rank
 MISPRINTS = [("classic", "red", "8", "6", "blue-2"), ("classic", "green", "1", "7", "red-5"),
              ("clone", "red", "8", "6", "blue-2"), ("clone", "green", "1", "7", "red-5")]
-
-
-def _misprint(style: str, colour: str, centre: str, index: str, short: int = 200) -> np.ndarray:
-    """The `style` print (BGRA) of `centre` with `index`'s two index corners."""
-    card = render_card(f"{colour}-{centre}", style, short_side=short).copy()
-    corners = render_card(f"{colour}-{index}", style, short_side=short)
-    h, w = card.shape[:2]
-    ch, cw = int(h * 0.3), int(w * 0.36)
-    card[:ch, :cw] = corners[:ch, :cw]
-    card[h - ch:, w - cw:] = corners[h - ch:, w - cw:]
-    return card
 
 
 def _laid(table: np.ndarray, face: np.ndarray, x: int, y: int) -> np.ndarray:
@@ -49,7 +39,7 @@ def _under(face: np.ndarray, over: str, style: str) -> tuple[np.ndarray, np.ndar
 
 
 @pytest.fixture(scope="module")
-def recogniser() -> Recogniser:
+def uno_reader() -> Recogniser:
     return Recogniser("uno")
 
 
@@ -58,18 +48,18 @@ def _reader(recogniser: Recogniser, on: bool) -> SpreadReader:
 
 
 @pytest.mark.parametrize("style,colour,centre,index,over", MISPRINTS)
-def test_a_card_whose_shown_index_is_another_rank_is_declined(recogniser: Recogniser, style: str, colour: str,
+def test_a_card_whose_shown_index_is_another_rank_is_declined(uno_reader: Recogniser, style: str, colour: str,
                                                               centre: str, index: str, over: str) -> None:
-    image, under, top = _under(_misprint(style, colour, centre, index), over, style)
+    image, under, top = _under(_misprint(colour, centre, index, 200, alpha=True, style=style), over, style)
     # without the check, the whole-card readers' reading of the centre stands
-    assert _reader(recogniser, False)._read_beside(image, [under], [top])[0].card == f"{colour}-{centre}"
-    checked = _reader(recogniser, True)._read_beside(image, [under], [top])[0]
+    assert _reader(uno_reader, False)._read_beside(image, [under], [top])[0].card == f"{colour}-{centre}"
+    checked = _reader(uno_reader, True)._read_beside(image, [under], [top])[0]
     assert checked.card is None
     assert [code for code, _ in checked.likely] == [f"{colour}-{centre}", f"{colour}-{index}"]
 
 
 @pytest.mark.parametrize("style", ["classic", "clone"])
 @pytest.mark.parametrize("code", ["red-3", "blue-6", "green-7", "yellow-skip"])
-def test_a_card_whose_shown_index_agrees_stands(recogniser: Recogniser, style: str, code: str) -> None:
+def test_a_card_whose_shown_index_agrees_stands(uno_reader: Recogniser, style: str, code: str) -> None:
     image, under, top = _under(render_card(code, style, short_side=200), "blue-2", style)
-    assert _reader(recogniser, True)._read_beside(image, [under], [top])[0].card == code
+    assert _reader(uno_reader, True)._read_beside(image, [under], [top])[0].card == code
