@@ -13,6 +13,7 @@ which readings stand. The thresholds a sweep sets are one `SpreadConfig`
 """
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -94,7 +95,8 @@ class SpreadConfig:
     # a card proposed beside those found is declined where the corner reader surely (fan_sure)
     # reads another rank in what shows of it (_index_shown)
     index_shown: bool = True
-    # proposals of one place (and their snapped outlines) that read different codes: none stands
+    # proposals of one place (and their snapped outlines) that read different codes surely: the
+    # code most read stands, none on a tie (one_sure_code_per_place)
     one_code_proposed: bool = True
     overlap: float = 0.35  # outlines sharing more than this share of the smaller one are one card
     scan: ScanConfig | None = ScanConfig()  # windows read over a cluster no outline parts (spread_scan; None: none)
@@ -742,14 +744,24 @@ def one_code_per_place(reads: list[CardReading], quads: list[np.ndarray], same: 
 
 def one_sure_code_per_place(reads: list[CardReading], quads: list[np.ndarray], least: float,
                             same: float) -> list[CardReading]:
-    """one_code_per_place among the readings at least `least` sure (those that could stand),
-    the rest declined: proposals of one place beside the cards found (a guess, and it snapped)
-    that read two codes surely are guesses at a card neither reads (a green 3 half under a
-    card read 3 at 0.97-0.99 three ways and 8 at 1.00 the fourth), but one read unsure as
-    another code says little (ten read a red 5 at 0.97-1.00, one a 6 at 0.75)."""
+    """Proposals of one place beside the cards found (guesses at a card, and each snapped
+    onto the edges; their IoU at least `same`) that read different codes, each at least
+    `least` sure (sure enough to stand): the code most of them read stands, and none where
+    two codes are read as often. A green 3 half under a card read 3 at 0.97-0.99 three ways
+    and 8 at 1.00 the fourth, and the 8 was taken; seven proposals read a yellow 8 at 1.00 and
+    one a skip at 0.97. A reading less sure than `least` does not count (it is declined)."""
     sure = [r if r.card is None or r.confidence >= least else CardReading(None, r.confidence, r.likely)
             for r in reads]
-    return one_code_per_place(sure, quads, same)
+    out = list(sure)
+    for i, r in enumerate(sure):
+        if r.card is None:
+            continue
+        votes = collections.Counter(o.card for j, o in enumerate(sure) if o.card is not None
+                                    and (j == i or quad_iou(quads[i], quads[j]) >= same))
+        (top, most), *rest = votes.most_common(2)
+        if top != r.card or (rest and rest[0][1] == most):
+            out[i] = CardReading(None, 0.0, r.likely)
+    return out
 
 
 def agreeing(first: list[CardReading], second: list[CardReading]) -> tuple[list[CardReading], list[CardReading]]:

@@ -650,22 +650,30 @@ def test_guesses_at_one_place_that_read_different_codes_both_decline() -> None:
     assert [r.card for r in one_code_per_place(reads[:2], [card, near], 0.9)] == ["red-7", "red-1"]
 
 
-def test_proposals_of_one_place_that_read_two_codes_surely_decline_an_unsure_dissent_does_not() -> None:
+def test_proposals_of_one_place_that_read_two_codes_surely_keep_the_code_most_read() -> None:
     # eval_spreads --seed 719 --photos, a 30% row: a green 3 half under a card, proposed and
-    # snapped, read 3 at 0.97-0.99 and 8 at 1.00, and the 8 was taken; seed 727, scattered:
-    # ten proposals read a red 5 at 0.97-1.00 and one a 6 at 0.75, below what could stand
+    # snapped, read 3 at 0.97-0.99 three ways and 8 at 1.00 the fourth, and the 8 was taken;
+    # seed 727, scattered: ten proposals read a red 5 at 0.97-1.00 and one a 6 at 0.75
     from tableref.vision.recognise import CardReading
     from tableref.vision.spread_read import one_sure_code_per_place
 
     card = np.float32([[0, 0], [64, 0], [64, 100], [0, 100]])
     near = card + np.float32([4, 3])
-    sure = [CardReading("green-3", 0.99, ()), CardReading("green-8", 1.0, ()), CardReading("green-3", 0.97, ())]
-    assert [r.card for r in one_sure_code_per_place(sure, [card, near, card], 0.95, 0.5)] == [None, None, None]
+    apart = card + np.float32([200, 0])
+    sure = [CardReading("green-3", 0.99, ()), CardReading("green-8", 1.0, (("green-8", 1.0),)),
+            CardReading("green-3", 0.97, ()), CardReading("blue-2", 0.96, ())]
+    got = one_sure_code_per_place(sure, [card, near, card, apart], 0.95, 0.5)
+    assert [r.card for r in got] == ["green-3", None, "green-3", "blue-2"]
+    assert got[1].likely == (("green-8", 1.0),)  # offered still
+    # two codes read as often: neither stands
+    tie = sure[:2]
+    assert [r.card for r in one_sure_code_per_place(tie, [card, near], 0.95, 0.5)] == [None, None]
+    # a reading less sure than could stand does not count, and is declined itself
     dissent = [CardReading("red-5", 1.0, ()), CardReading("red-6", 0.75, (("red-6", 0.75),))]
     got = one_sure_code_per_place(dissent, [card, near], 0.95, 0.5)
     assert [r.card for r in got] == ["red-5", None]
-    assert got[1].likely == (("red-6", 0.75),)  # offered still
-    # the unsure one counts where it could stand
+    assert got[1].likely == (("red-6", 0.75),)
+    # ... but where it could stand, it ties
     assert [r.card for r in one_sure_code_per_place(dissent, [card, near], 0.7, 0.5)] == [None, None]
 
 
