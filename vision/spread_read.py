@@ -367,6 +367,7 @@ class SpreadReader:
         `size`, where none is found). `expected`: the code each proposal was proposed as (a
         window's reading, spread_scan); one that reads another code does not stand."""
         most = self.config.beside_overlap
+        least = self.config.min_confidence if least is None else least
         codes = expected if expected is not None else [None] * len(proposed)
         pairs = [(p, c) for p, c in zip(proposed, codes) if all(_apart(p, k.quad, most) for k in kept if k.quad is not None)]
         if not pairs:
@@ -388,7 +389,6 @@ class SpreadReader:
             codes += codes
         read = [r if c is None or r.card in (None, c) else CardReading(None, 0.0, r.likely) for r, c in zip(read, codes)]
         if self.config.one_code_proposed:
-            least = self.config.min_confidence if least is None else least
             read = one_sure_code_per_place(read, proposed, least, self.config.same_card)
         return self._read_apart(image_bgr, proposed, [CROP_SCORE] * len(proposed), kept, most,
                                 read.__getitem__, least)
