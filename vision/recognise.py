@@ -31,6 +31,7 @@ from .colour_cast import without_cast
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, warp_card
 from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
+from .outline_shape import card_shaped, encloses_panel, nudged_views, part_of_print, print_mark
 from .sharpness import sharpness
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -54,11 +55,6 @@ RETRY_CUTS = ((0.2, False), (0.5, False), (None, True))  # (ink/paper split, sha
 RETRY_MIN = 0.7
 RETRY_RIM = 0.5
 SURE = 0.9       # stop trying outlines after an answer this confident
-PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share of it, is a panel of its print
-PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
-PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
-PANEL_SPAN = 0.8  # ... and reaching from one long side to the other: at least this share of the width each way
-CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
 PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
 # field_darkness above this: a wild's black field; below COLOURED_FIELD: a coloured card
 DARK_FIELD = 0.25
@@ -444,7 +440,7 @@ class Recogniser:
         def marked(i: int) -> list[int]:
             # the clear card outlines cands[i] may be a mark of the print of
             return [j for j, c in enumerate(cands) if j != i and not c.whole_frame
-                    and c.score >= PANEL_OUTER_SCORE and _print_mark(c.quad, cands[i].quad)]
+                    and c.score >= PANEL_OUTER_SCORE and print_mark(c.quad, cands[i].quad)]
 
         best, best_score = -1, -1.0
         for i, cand in enumerate(cands):
@@ -467,7 +463,7 @@ class Recogniser:
         if bigger:
             best = max(bigger, key=lambda j: cv2.contourArea(cands[j].quad.astype(np.float32)))
         outer = [i for i, c in enumerate(cands)
-                 if not c.whole_frame and c.score >= PANEL_OUTER_SCORE and _encloses(c.quad, cands[best].quad)]
+                 if not c.whole_frame and c.score >= PANEL_OUTER_SCORE and encloses_panel(c.quad, cands[best].quad)]
         if outer:
             # the card is the biggest such outline; what it reads as (None included) stands
             best = max(outer, key=lambda i: cv2.contourArea(cands[i].quad.astype(np.float32)))
@@ -475,7 +471,7 @@ class Recogniser:
         r = read[best]
         if r.card is not None and r.confidence < SURE:
             around = [j for j in range(len(cands)) if j != best and not cands[j].whole_frame
-                      and cands[j].score >= PANEL_OUTER_SCORE and _part_of(cands[j].quad, cands[best].quad)]
+                      and cands[j].score >= PANEL_OUTER_SCORE and part_of_print(cands[j].quad, cands[best].quad)]
             r = part_doubted(r, [lazy(j) for j in around])
         return Recognition(r.card, r.confidence, cands[best].quad, r.likely)
 
@@ -678,7 +674,7 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
     `reading(i)` is (code, confidence) of cands[i]."""
     code = reading(frame)[0]
     inner = [i for i, c in enumerate(cands) if i != frame and not c.whole_frame and c.score >= CROP_SCORE
-             and card_shaped(c.quad) and not _encloses(cands[frame].quad, c.quad)
+             and card_shaped(c.quad) and not encloses_panel(cands[frame].quad, c.quad)
              and reading(i)[0] == code and reading(i)[1] >= SURE]
     return max(inner, key=lambda i: cands[i].score, default=frame)
 
@@ -686,31 +682,6 @@ def card_in_frame(cands: list[CardQuad], frame: int, reading: Callable[[int], tu
 def _says_no_card(scored: dict[str, float]) -> bool:
     """The symbol reads best as no card or a card back."""
     return not scored or max(scored, key=lambda c: scored[c]) in (NONE_LABEL, BACK_LABEL)
-
-
-def _encloses(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """`inner` is a panel of `outer`: a part of its print (_part_of) that lies across the
-    card at one end."""
-    if not _part_of(outer, inner):
-        return False
-    long_o, short_o = _side_pairs(outer)
-    # a panel spans the card's width: its long side runs along the card's short side
-    if abs(_cos(_side_pairs(inner)[0], long_o)) > PANEL_CROSS_COS:
-        return False
-    # ... from one long side to the other (a card outline cut by a bigger stray outline, such
-    # as a hand-held card and the hand, lies across it but reaches only one side)
-    across = _along(inner - outer.mean(axis=0), short_o)
-    if across.min() > -PANEL_SPAN / 2 or across.max() < PANEL_SPAN / 2:
-        return False
-    # ... and sits towards one end of it, not in the middle
-    return abs(float(_along(inner.mean(axis=0, keepdims=True) - outer.mean(axis=0), long_o)[0])) >= PANEL_OFF_CENTRE
-
-
-def _print_mark(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """`inner` may be a mark of `outer`'s print (its numeral, oval or an index): it lies
-    inside a card-shaped `outer` and is far smaller than a panel."""
-    share = _share_inside(outer, inner)
-    return share is not None and share < PANEL_SHARE[0]
 
 
 def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading:
@@ -726,53 +697,6 @@ def part_doubted(reading: CardReading, around: list[CardReading]) -> CardReading
     other = max(others, key=lambda a: a.confidence)
     offered = ((reading.card, round(reading.confidence, 3)), (other.card, round(other.confidence, 3)))
     return CardReading(None, min(reading.confidence, 0.5), offered)
-
-
-def _part_of(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """`inner` may be a part of `outer`'s print as big as a panel (see PANEL_SHARE): it lies
-    inside a card-shaped `outer` (a few px of slack) and covers a panel's share of it."""
-    share = _share_inside(outer, inner)
-    return share is not None and PANEL_SHARE[0] <= share <= PANEL_SHARE[1]
-
-
-def _share_inside(outer: np.ndarray, inner: np.ndarray) -> float | None:
-    """The share of a card-shaped `outer` that `inner`, lying inside it, covers; None where
-    `outer` is no card's shape or `inner` is not inside it (_print_mark, _part_of)."""
-    if not card_shaped(outer) or not _inside(outer, inner):
-        return None
-    area_o = cv2.contourArea(outer.astype(np.float32))
-    return cv2.contourArea(inner.astype(np.float32)) / area_o if area_o > 0 else None
-
-
-def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """Every corner of `inner` lies inside `outer`, a few px of slack allowed."""
-    o = outer.astype(np.float32).reshape(-1, 1, 2)
-    slack = 0.02 * np.sqrt(cv2.contourArea(o))
-    return all(cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -slack for x, y in inner)
-
-
-def card_shaped(quad: np.ndarray) -> bool:
-    """Whether an outline has a whole card's proportions (long / short side)."""
-    long, short = _side_pairs(quad)
-    return CARD_ASPECT[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT[1]
-
-
-def _side_pairs(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(long, short): the sums of a quad's two pairs of opposite sides, longer pair first."""
-    q = quad.astype(np.float64)
-    a = (q[1] - q[0]) + (q[2] - q[3])
-    b = (q[3] - q[0]) + (q[2] - q[1])
-    return (a, b) if np.linalg.norm(a) >= np.linalg.norm(b) else (b, a)
-
-
-def _along(points: np.ndarray, side_pair: np.ndarray) -> np.ndarray:
-    """Where points (relative to a quad's centre) lie along one of its `_side_pairs`, in
-    units of that side's length: -0.5 and 0.5 are its two ends."""
-    return points.astype(np.float64) @ side_pair / float(np.dot(side_pair, side_pair) / 2)
-
-
-def _cos(u: np.ndarray, v: np.ndarray) -> float:
-    return float(np.dot(u, v) / max(1e-9, np.linalg.norm(u) * np.linalg.norm(v)))
 
 
 def _four_inks(colours: dict[str, float]) -> bool:
@@ -815,23 +739,6 @@ def _merge(a: Profile, b: Profile) -> Profile:
     return Profile(f"{a.name}+{b.name}", np.concatenate([a.x, b.x]), a.labels + b.labels,
                    (a.codes or [""] * len(a.labels)) + (b.codes or [""] * len(b.labels)),
                    {"inks": inks} if inks else {})
-
-
-# the corner reader's views of one outline (corner_readings): as found, moved NUDGE of the
-# card's mean side each way across and along, grown and shrunk twice as much. A fanned card's
-# outline is proposed from its edges to within a few px, and the index's few px decide
-NUDGE = 0.02
-NUDGES = ((0, 0, 1.0), (1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
-          (0, 0, 1 + 2 * NUDGE), (0, 0, 1 - 2 * NUDGE))
-
-
-def nudged_views(quad: np.ndarray, views: int) -> list[np.ndarray]:
-    """`quad` and views - 1 nudges of it (NUDGES, at most 7 views in all)."""
-    q = np.asarray(quad, np.float64)
-    centre = q.mean(axis=0)
-    side = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).mean())
-    return [((q - centre) * s + centre + np.array([dx, dy]) * NUDGE * side).astype(np.float32)
-            for dx, dy, s in NUDGES[:max(1, views)]]
 
 
 __all__ = ["Recogniser", "Recognition", "is_ninety_nine", "split_code"]

@@ -24,7 +24,8 @@ from .cardface import ASPECT
 from .classify_symbol import CANON_H, CANON_W, rank_key
 from .colour_cast import without_cast
 from .find_card import CardQuad, enclosing_rect, expand_field, find_cards, order_quad, overlap_share, quad_iou, warp_card
-from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition, card_shaped, nudged_views
+from .outline_shape import card_shaped, nudged_views
+from .recognise import CROP_SCORE, SURE, CardReading, Recogniser, Recognition
 from .spread_fit import cards_at, edge_fit, frame, snap, spread_size
 from .spread_neighbours import edge_image, fanned, mirrored_in, neighbours
 from .spread_peel import cover_mask, painted_out

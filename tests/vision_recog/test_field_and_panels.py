@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision import recognise
+from tableref.vision import outline_shape, recognise
 from tableref.vision.cardface import ASPECT, UNO_STYLES, all_codes, render_card
 from tableref.vision.classify_training import paste
 from tableref.vision.classify_colour import field_darkness, white_gains
@@ -33,7 +33,7 @@ def _rect(cx: float, cy: float, w: float, h: float, angle: float = 0.0) -> np.nd
 def test_a_panel_across_one_end_of_a_card_is_enclosed() -> None:
     card = _rect(300, 300, 200, 310)
     top_panel = _rect(300, 200, 180, 90)          # across the card, near its top
-    assert recognise._encloses(card, top_panel)
+    assert outline_shape.encloses_panel(card, top_panel)
 
 
 @pytest.mark.parametrize("inner", [
@@ -45,11 +45,11 @@ def test_a_panel_across_one_end_of_a_card_is_enclosed() -> None:
     _rect(270, 205, 130, 110),      # near the top, across, but reaching only one long side
 ])
 def test_other_outlines_are_not_panels(inner: np.ndarray) -> None:
-    assert not recognise._encloses(_rect(300, 300, 200, 310), inner)
+    assert not outline_shape.encloses_panel(_rect(300, 300, 200, 310), inner)
 
 
 def test_a_square_outline_is_not_a_card_with_panels() -> None:
-    assert not recognise._encloses(_rect(300, 300, 300, 300), _rect(300, 200, 280, 90))
+    assert not outline_shape.encloses_panel(_rect(300, 300, 300, 300), _rect(300, 200, 280, 90))
 
 
 @pytest.mark.parametrize("code", ["green-8", "blue-5", "red-7"])
@@ -179,11 +179,11 @@ def test_a_black_field_with_a_corner_broken_off_is_still_outlined_square(angle: 
 @pytest.mark.parametrize("inner, mark", [
     (_rect(300, 300, 60, 90), True),       # the numeral in the card's middle
     (_rect(240, 180, 30, 40), True),       # a corner index
-    (_rect(300, 200, 180, 90), False),     # a panel's share: not a mark (see _encloses)
+    (_rect(300, 200, 180, 90), False),     # a panel's share: not a mark (see encloses_panel)
     (_rect(420, 300, 60, 90), False),      # beside the card
 ])
 def test_a_mark_of_a_cards_print_is_small_and_inside_it(inner: np.ndarray, mark: bool) -> None:
-    assert recognise._print_mark(_rect(300, 300, 200, 310), inner) == mark
+    assert outline_shape.print_mark(_rect(300, 300, 200, 310), inner) == mark
 
 
 def _scene(below_bgra: np.ndarray, code: str) -> np.ndarray:
@@ -208,12 +208,12 @@ def test_a_small_card_on_a_bigger_card_shaped_sheet_stands(recogniser) -> None:
 @pytest.mark.parametrize("inner, part", [
     (_rect(300, 300, 140, 220), True),     # the white circle and numeral: half the card, inside it
     (_rect(300, 200, 180, 90), True),      # a panel's share across one end
-    (_rect(300, 300, 60, 90), False),      # a mark (the numeral): far smaller (see _print_mark)
+    (_rect(300, 300, 60, 90), False),      # a mark (the numeral): far smaller (see print_mark)
     (_rect(300, 300, 196, 306), False),    # the card itself, a little tighter
     (_rect(420, 300, 140, 220), False),    # partly beside the card
 ])
 def test_a_part_of_a_cards_print_is_panel_sized_and_inside_it(inner: np.ndarray, part: bool) -> None:
-    assert recognise._part_of(_rect(300, 300, 200, 310), inner) == part
+    assert outline_shape.part_of_print(_rect(300, 300, 200, 310), inner) == part
 
 
 def test_an_unsure_part_that_the_card_round_it_reads_otherwise_is_asked() -> None:

@@ -15,7 +15,8 @@ import pytest
 
 from tableref.vision.cardface import all_codes
 from tableref.vision.find_card import quad_iou
-from tableref.vision.recognise import Recogniser, Recognition, nudged_views
+from tableref.vision.outline_shape import nudged_views
+from tableref.vision.recognise import Recogniser, Recognition
 from tableref.vision.spread_neighbours import edge_image, fanned
 from tableref.vision.spread_peel import cover_mask
 from tableref.vision.spread_read import SpreadConfig, SpreadReader, _lies_over, _shows, alike, doubted, read_spread
