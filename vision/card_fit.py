@@ -5,8 +5,9 @@ rotated bounding rectangle gives the card's angle and roughly its place. Its siz
 trusted: shadows make it larger, and where the new card matches what lies below (its border
 on another card's border, the same card on itself) the change is only part of the card. So
 the rectangle is replaced by card-sized ones (known aspect, short side learnt or estimated)
-in both orientations, centred on the change and snapped to each of its edges; the reader
-classifies them all and keeps the surest.
+in both orientations, centred on the change (fitted_quads) and placed where an outline of
+that size sits best on strong edges (EdgeFit); the reader classifies them all and keeps the
+surest.
 """
 from __future__ import annotations
 
@@ -69,22 +70,19 @@ def card_like_short_side(quads: list[np.ndarray], tolerance: float = 0.1) -> flo
 
 
 def fitted_quads(rect: Rect | None, short_side: float | None, hint: float | None = None) -> list[np.ndarray]:
-    """Card-sized candidate outlines (4x2, mask pixels) around the largest changed piece, whose
-    change_rect is `rect` (worked out once per change: it is the costly part)."""
+    """Card-sized candidate outlines (4x2, mask pixels) centred on the changed pieces, whose
+    change_rect is `rect` (worked out once per change: it is the costly part), either way
+    round. (Where the change is smaller than the card, the card may sit anywhere over it:
+    EdgeFit places it on the edges. Outlines flush with each edge of the change as well, up
+    to 9 per size, were half of all the outlines a watcher's read classified, and on 321 reads
+    of four kinds of clip they changed no card read.)"""
     if rect is None:
         return []
     (cx, cy), (rw, rh), angle = rect
     u, v = _axes(angle)  # u: the rectangle's "w" axis
     centre = np.array([cx, cy], np.float32)
-    quads = []
-    for s in short_sides((rw, rh), short_side, hint):
-        for a, b in ((s * ASPECT, s), (s, s * ASPECT)):  # card extent along u, along v
-            # where the change is smaller than the card, the card may sit anywhere over it:
-            # try it centred and flush with either edge along each axis
-            du = [0.0] + ([-(a - rw) / 2, (a - rw) / 2] if a > rw * 1.1 else [])
-            dv = [0.0] + ([-(b - rh) / 2, (b - rh) / 2] if b > rh * 1.1 else [])
-            quads += [_rect_quad(centre + x * u + y * v, u, v, a, b) for x in du for y in dv]
-    return quads
+    return [_rect_quad(centre, u, v, a, b) for s in short_sides((rw, rh), short_side, hint)
+            for a, b in ((s * ASPECT, s), (s, s * ASPECT))]  # card extent along u, along v
 
 
 def _axes(angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
