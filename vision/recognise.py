@@ -30,8 +30,8 @@ from .classify_symbol import CANON_H, CANON_W, KnnModel, features, rank_key, six
 from .colour_cast import without_cast
 from .deck_inks import hue_map, ink_shares, ink_tone, recolour
 from .find_card import CardQuad, find_cards, warp_card
-from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 from .outline_shape import card_shaped, encloses_panel, nudged_views, part_of_print, print_mark
+from .profiles import BACK_LABEL, NONE_LABEL, Profile, builtin_profile, list_profiles, profile_path
 from .sharpness import sharpness
 
 # Below these the answer is "unknown". Set from a sweep: LOSO accuracy on the dev photos
@@ -55,7 +55,9 @@ RETRY_CUTS = ((0.2, False), (0.5, False), (None, True))  # (ink/paper split, sha
 RETRY_MIN = 0.7
 RETRY_RIM = 0.5
 SURE = 0.9       # stop trying outlines after an answer this confident
-PANEL_OUTER_SCORE = 0.45  # ... when the bigger outline is at least this card-like (find_card score)
+# a bigger outline counts in the panel and print-mark tests (outline_shape) when at least this
+# card-like (find_card score)
+PANEL_OUTER_SCORE = 0.45
 # field_darkness above this: a wild's black field; below COLOURED_FIELD: a coloured card
 DARK_FIELD = 0.25
 COLOURED_FIELD = 0.2
