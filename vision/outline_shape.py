@@ -11,7 +11,9 @@ PANEL_SHARE = (0.2, 0.65)  # an outline inside a bigger card outline, this share
 PANEL_OFF_CENTRE = 0.15  # ... and off the card's centre by this share of its length
 PANEL_CROSS_COS = 0.35  # ... lying across the card (within ~20 degrees of its short side)
 PANEL_SPAN = 0.8  # ... and reaching from one long side to the other: at least this share of the width each way
-CARD_ASPECT = (1.3, 1.85)  # long / short side of an outline that can be a whole card (87/56 = 1.55)
+# long / short side of an outline that can be a whole card (87/56 = 1.55; not synth.script's
+# CARD_ASPECT, the one a rendered card has)
+CARD_ASPECT_RANGE = (1.3, 1.85)
 
 
 def encloses_panel(outer: np.ndarray, inner: np.ndarray) -> bool:
@@ -65,7 +67,7 @@ def _inside(outer: np.ndarray, inner: np.ndarray) -> bool:
 def card_shaped(quad: np.ndarray) -> bool:
     """Whether an outline has a whole card's proportions (long / short side)."""
     long, short = _side_pairs(quad)
-    return CARD_ASPECT[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT[1]
+    return CARD_ASPECT_RANGE[0] <= np.linalg.norm(long) / max(1e-6, float(np.linalg.norm(short))) <= CARD_ASPECT_RANGE[1]
 
 
 def _side_pairs(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -86,9 +88,10 @@ def _cos(u: np.ndarray, v: np.ndarray) -> float:
     return float(np.dot(u, v) / max(1e-9, np.linalg.norm(u) * np.linalg.norm(v)))
 
 
-# the corner reader's views of one outline (recognise.Recogniser.corner_readings): as found, moved NUDGE of the
-# card's mean side each way across and along, grown and shrunk twice as much. A fanned card's
-# outline is proposed from its edges to within a few px, and the index's few px decide
+# the corner reader's views of one outline (recognise.Recogniser.corner_readings): as found,
+# moved NUDGE of the card's mean side each way across and along, grown and shrunk twice as
+# much. A fanned card's outline is proposed from its edges to within a few px, and the
+# index's few px decide
 NUDGE = 0.02
 NUDGES = ((0, 0, 1.0), (1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
           (0, 0, 1 + 2 * NUDGE), (0, 0, 1 - 2 * NUDGE))
@@ -103,4 +106,4 @@ def nudged_views(quad: np.ndarray, views: int) -> list[np.ndarray]:
             for dx, dy, s in NUDGES[:max(1, views)]]
 
 
-__all__ = ["CARD_ASPECT", "card_shaped", "encloses_panel", "nudged_views", "part_of_print", "print_mark"]
+__all__ = ["CARD_ASPECT_RANGE", "card_shaped", "encloses_panel", "nudged_views", "part_of_print", "print_mark"]
