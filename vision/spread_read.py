@@ -114,6 +114,9 @@ class SpreadConfig:
     # 0.19 where the fit explained them; at a 30 degree slant (--camera tilt, seed 683) mostly
     # 0.35-0.69, the truth 0.53-0.68
     slant: float = 0.2
+    # a card the first read found, as photographed, where the read square-on found none
+    # (nothing overlapping it by `overlap`) is reported too (keep_unseen; false: the square-on read alone)
+    keep_unseen: bool = True
 
 
 def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
@@ -153,7 +156,9 @@ class SpreadReader:
         """`_read`, and where the cards it finds show a camera at a slant (`slant`), `_read`
         again on the spread seen square-on, its outlines taken back to the photo. The slant is
         fitted to the finder's own outlines of cards read surely: they follow a card's edges
-        however it lies, where a card placed by a guess, or snapped, is a card's shape square-on."""
+        however it lies, where a card placed by a guess, or snapped, is a card's shape square-on.
+        Where the two name different cards on one place, the square-on read stands, however
+        sure the first (keep_unseen's measure); a card only the first found is kept."""
         found, outlined = self._read(image_bgr)
         quads = _sure_whole(outlined)
         if len(quads) < FEWEST:  # rows overlapping: few outlined; the cards placed show less of it, but some
@@ -164,7 +169,8 @@ class SpreadReader:
             return found
         hom, shown = plane
         seen = cv2.warpPerspective(image_bgr, hom, shown, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return moved(self._read(seen)[0], np.linalg.inv(hom))
+        again = moved(self._read(seen)[0], np.linalg.inv(hom))
+        return again + unseen_again(found, again, self.config.overlap) if self.config.keep_unseen else again
 
     def _read(self, image_bgr: np.ndarray) -> tuple[list[Recognition], list[Recognition]]:
         """`read` on an image no bigger than most_side, and those of its cards read on the
@@ -541,6 +547,13 @@ def moved(found: list[Recognition], hom: np.ndarray) -> list[Recognition]:
     """`found` with their outlines moved by the 3x3 homography `hom`."""
     return [Recognition(r.card, r.confidence, None if r.quad is None else through(hom, r.quad).astype(np.float32),
                         r.likely) for r in found]
+
+
+def unseen_again(first: list[Recognition], again: list[Recognition], most: float) -> list[Recognition]:
+    """The cards of `first` (a spread read as photographed) that the read `again` (square-on)
+    did not find: no report of it overlaps theirs by `most` (_apart)."""
+    quads = [r.quad for r in again if r.quad is not None]
+    return [f for f in first if f.card is not None and f.quad is not None and all(_apart(f.quad, q, most) for q in quads)]
 
 
 def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
