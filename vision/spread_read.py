@@ -554,7 +554,8 @@ def unseen_again(first: list[Recognition], again: list[Recognition], most: float
     """The cards of `first` (a spread read as photographed) that the read `again` (square-on)
     did not find: no report of it overlaps theirs by `most` (_apart)."""
     quads = [r.quad for r in again if r.quad is not None]
-    return [f for f in first if f.card is not None and f.quad is not None and all(_apart(f.quad, q, most) for q in quads)]
+    return [f for f in first
+            if f.card is not None and f.quad is not None and all(_apart(f.quad, q, most) for q in quads)]
 
 
 def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
@@ -624,6 +625,7 @@ class Taken:
 
 
 def _touch(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex outlines overlap at all."""
     return quad_iou(a, b) > 0
 
 
@@ -636,8 +638,8 @@ def _lies_over(quad: np.ndarray, code: str | None, took: list[Taken], cover: np.
     card taken, each under all the others, once: a card taken in one fan then kept a card
     from lying over another in the next fan, and a card lying over one taken was counted
     under it: photo-faced fans of seeds 761 and 762 read 127 of 174 so, 138 now.)"""
-    if not took or any(quad_iou(quad, t.quad) >= SAME_CARD or (t.code is not None and t.code == code and _touch(quad, t.quad))
-                       for t in took):
+    if not took or any(quad_iou(quad, t.quad) >= SAME_CARD
+                       or (t.code is not None and t.code == code and _touch(quad, t.quad)) for t in took):
         return False
     return all(_shows(t.quad, cover | cover_mask(cover.shape, [quad] + t.above)) >= shows
                for t in took if _touch(quad, t.quad))
