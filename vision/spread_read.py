@@ -283,12 +283,12 @@ class SpreadReader:
             for r, p in reads:
                 if r.card is None and r.confidence < cfg.fan_unread:
                     break
-                if _shows(p, taken) >= cfg.fan_shows:
-                    took.append(Taken(p, r.card, [t.quad for t in took if _touch(p, t.quad)]))
+                touched = [t for t in took if _touch(p, t.quad)]
+                if _shows(p, taken) >= cfg.fan_shows:  # under the cards it touches
+                    took.append(Taken(p, r.card, [t.quad for t in touched]))
                 elif _lies_over(p, r.card, took, cover, cfg.fan_shows):
-                    for t in took:
-                        if _touch(p, t.quad):
-                            t.above.append(p)
+                    for t in touched:
+                        t.above.append(p)
                     took.append(Taken(p, r.card, []))
                 else:
                     continue
