@@ -117,6 +117,10 @@ class SpreadConfig:
     # a card the first read found, as photographed, where the read square-on found none
     # (nothing overlapping it by `overlap`) is reported too (keep_unseen; false: the square-on read alone)
     keep_unseen: bool = True
+    # the full-resolution search (fine_short) keeps only cards of the size of those the first
+    # search found, where it found enough to tell (alike): an index or a numeral outlined
+    # with a little of the table round it read as a card, and displaced the card it lies on
+    fine_alike: bool = True
 
 
 def read_spread(recogniser: Recogniser, image_bgr: np.ndarray,
@@ -188,6 +192,8 @@ class SpreadReader:
                 # both searches' cards, the full resolution's first (its outlines are exacter)
                 fine_outlines = spread_outlines(image_bgr, max(h, w))
                 fine, fine_outlined = self._read_at(image_bgr, fine_outlines, grads)
+                if cfg.fine_alike:
+                    fine = alike(fine, cfg, like=kept)
                 kept = fine + [k for k in kept if k.quad is not None
                                and all(_apart(k.quad, f.quad, cfg.overlap) for f in fine if f.quad is not None)]
                 outlined = fine_outlined + [k for k in outlined if k.quad is not None and all(
@@ -558,16 +564,18 @@ def unseen_again(first: list[Recognition], again: list[Recognition], most: float
             if f.card is not None and f.quad is not None and all(_apart(f.quad, q, most) for q in quads)]
 
 
-def alike(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:
+def alike(found: list[Recognition], config: SpreadConfig, like: list[Recognition] | None = None) -> list[Recognition]:
     """The cards of a spread of one size: a reading on an outline far smaller or bigger than
-    the spread's cards (config.size_spread) is of something else (a card's oval, a panel of
-    its print, two cards)."""
-    if len(found) < 3:
+    the spread's cards (config.size_spread; the median of `like`'s, by default `found`'s) is
+    of something else (a card's oval, a panel of its print, two cards). Fewer than 3 cards
+    to measure tell no size."""
+    like = found if like is None else like
+    sizes = [_rect_sides(r.quad)[1] for r in like if r.quad is not None]
+    if len(like) < 3 or not sizes:
         return found
-    longs = {id(r): _rect_sides(r.quad)[1] for r in found if r.quad is not None}
-    median = float(np.median(list(longs.values())))
+    median = float(np.median(sizes))
     least, most = config.size_spread
-    return [r for r in found if r.quad is None or least <= longs[id(r)] / median <= most]
+    return [r for r in found if r.quad is None or least <= _rect_sides(r.quad)[1] / median <= most]
 
 
 def squared(found: list[Recognition], config: SpreadConfig) -> list[Recognition]:

@@ -745,3 +745,33 @@ def test_a_card_found_that_reads_another_code_snapped_onto_its_edges_is_dropped(
     assert [r.card for r in got] == ["red-1", "blue-2", "yellow-4", "blue-9"]
     snapped[0] = CardReading("red-7", 0.95)
     assert [r.card for r in reader._snap_checked(img, reports, edge_image(img))] == ["blue-2", "yellow-4", "blue-9"]
+
+
+class _IndexesAtFullSize(SpreadReader):
+    """A SpreadReader whose search at full resolution outlines only the index of each card
+    the first search found, with a little of the table round it, and reads it surely as a
+    yellow 2 (as seed 771's square-on read did a red 6's numeral and two indexes)."""
+    searches = 0
+
+    def _read_at(self, image_bgr, found, grads):
+        kept, outlined = super()._read_at(image_bgr, found, grads)
+        self.searches += 1
+        if self.searches == 1:
+            self.first = kept
+            return kept, outlined
+        marks = [Recognition("yellow-2", 1.0, k.quad[0] + (k.quad - k.quad[0]) * 0.45 - 5) for k in self.first]
+        return marks, marks
+
+
+@pytest.mark.parametrize("fine_alike", [True, False])
+def test_a_card_is_not_displaced_by_its_index_read_at_full_size(fine_alike: bool) -> None:
+    # cards 82 px across are small enough to be searched again at full resolution (fine_short)
+    rng = np.random.default_rng(5)
+    img, cards = spread_scene(["red-1", "green-4", "blue-7", "yellow-8", "red-skip", "green-9"], rng, card_share=0.1)
+    reader = _IndexesAtFullSize(Recogniser("uno"), SpreadConfig(fine_alike=fine_alike, slant=float("inf")))
+    score = score_spread(reader.read(img), cards)
+    assert reader.searches == 2 and len(reader.first) >= 3
+    if fine_alike:
+        assert score.right == len(cards) and not score.wrong, score
+    else:
+        assert score.wrong >= 3, score
