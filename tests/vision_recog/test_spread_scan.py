@@ -6,6 +6,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from tableref.vision.cardface import ASPECT, all_codes
 from tableref.vision.classify_training import CARD_FREE_KINDS, card_free_scene
@@ -85,6 +86,23 @@ def test_the_card_size_is_where_most_windows_read_surely() -> None:
     short = card_size(read, region, math.pi / 2)
     assert short is not None and abs(short / 50 - 1) < 0.06
     assert card_size(lambda q: (np.zeros(len(q)), [None] * len(q)), region, 0.0) is None
+
+
+@pytest.mark.parametrize("middle", [True, False])
+def test_the_card_size_is_the_middle_of_the_sizes_read_most(middle: bool) -> None:
+    # the learned reader reads a card surely in windows somewhat smaller or bigger than it:
+    # a stand-in sure of windows 0.82 to 1.2 times the card's short side (60 px) on its centre
+    region = np.zeros((400, 600), np.uint8)
+    region[150:250, 250:350] = 255
+
+    def read(quads: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+        shorts = np.array([side_lengths(q)[0] for q in quads])
+        near = np.linalg.norm(quads.mean(axis=1) - [300.0, 200.0], axis=1)
+        sure = np.where((shorts / 60 >= 0.82) & (shorts / 60 <= 1.2) & (near < 12), 0.99, 0.1)
+        return sure, ["red-1"] * len(quads)
+    short = card_size(read, region, math.pi / 2, ScanConfig(run_middle=middle))
+    assert short is not None
+    assert (abs(short / 60 - 1) < 0.08) == middle, short
 
 
 def _tight_cluster() -> tuple[np.ndarray, list]:
