@@ -125,13 +125,16 @@ def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
 def _outline(a: float, b: float, n: int = 24) -> tuple[np.ndarray, np.ndarray]:
     """Points along a centred a x b rectangle's edges (inset a little) and their unit normals."""
     t = (np.arange(n) + 0.5) / n - 0.5
-    pts, normals = [], []
-    for (px, py), (nx, ny), length in (((0, -b / 2), (0, 1), a), ((0, b / 2), (0, 1), a),
-                                       ((-a / 2, 0), (1, 0), b), ((a / 2, 0), (1, 0), b)):
-        along = np.array([ny, nx], np.float32)  # direction of the edge
-        pts.append(np.array([px, py], np.float32) + t[:, None] * (0.85 * length) * along)
-        normals.append(np.repeat(np.array([[nx, ny]], np.float32), n, axis=0))
-    points, units = np.concatenate(pts), np.concatenate(normals)
+    along_a, along_b = t * (0.85 * a), t * (0.85 * b)  # offsets along the a sides, the b sides
+    # the a sides lie -b/2 and +b/2 across, the b sides -a/2 and +a/2 (in float32, as they
+    # always were: a sample must not move a pixel)
+    across = np.float32([-b / 2, b / 2, -a / 2, a / 2]).astype(np.float64)
+    points = np.empty((4 * n, 2))
+    points[:2 * n, 0] = np.tile(along_a, 2)
+    points[:2 * n, 1] = np.repeat(across[:2], n)
+    points[2 * n:, 0] = np.repeat(across[2:], n)
+    points[2 * n:, 1] = np.tile(along_b, 2)
+    units = np.repeat(np.float32([[0, 1], [1, 0]]), 2 * n, axis=0)
     points.flags.writeable = units.flags.writeable = False  # shared by every call (lru_cache)
     return points, units
 
@@ -152,15 +155,12 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     # on its own, every angle at once (their count, not their size, is what costs there).
     integral = bool(np.all(centres == np.round(centres)))
     whole = len(centres) * 4 * n * len(sides) > 2 * h * w and integral
-    rots = []
-    for ang in angles:
-        t = np.radians(ang)
-        rots.append(np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32))
-    # per angle, the unit normal of each sample's side: the a sides' (first 2n samples), the b sides'
-    normals = np.empty((len(rots), 4 * n, 2), np.float32)
-    for k, rot in enumerate(rots):
-        normals[k, :2 * n] = rot @ np.array([0, 1], np.float32)
-        normals[k, 2 * n:] = rot @ np.array([1, 0], np.float32)
+    t = np.radians(np.asarray(angles, np.float64))
+    cos, sin = np.cos(t).astype(np.float32), np.sin(t).astype(np.float32)
+    rots = np.stack([np.stack([cos, -sin], axis=-1), np.stack([sin, cos], axis=-1)], axis=1)  # (angles, 2, 2)
+    # per angle, the unit normal of each sample's side: the a sides' (first 2n samples, the
+    # rotation's second column), the b sides' (its first)
+    normals = np.repeat(np.stack([rots[:, :, 1], rots[:, :, 0]], axis=1), 2 * n, axis=1)
     if whole:
         pad = int(np.ceil(max(sides) * np.hypot(ASPECT, 1) / 2)) + 2
         wide = w + 2 * pad
@@ -171,7 +171,7 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
     for s in sides:
         a, b = s * ASPECT, s  # long side along the angle
         square = _outline(a, b, n)[0]
-        offsets = np.stack([square @ rot.T for rot in rots])  # (angles, 4n, 2)
+        offsets = square @ rots.transpose(0, 2, 1)  # (angles, 4n, 2)
         if whole:
             # the b sides' samples index the second half of `across` (see _across); every
             # outline is first scored on a quarter of its samples, and the likeliest in full
@@ -231,10 +231,11 @@ def _across(gx: np.ndarray, gy: np.ndarray, ang: float, pad: int, normals: np.nd
     then across the b sides (normal 1) of an outline at `ang`, flattened one after the other
     (so one look-up serves both), kept in `cache`."""
     if (ang, pad) not in cache:
-        if pad not in cache:
-            cache[pad] = tuple(cv2.copyMakeBorder(g, pad, pad, pad, pad, cv2.BORDER_REPLICATE) for g in (gx, gy))
-        px, py = cache[pad]
-        cache[ang, pad] = np.concatenate([np.abs(px * nx + py * ny).ravel() for nx, ny in normals])
+        # worked out on the crop, then grown: the border's repeats are the same figures, and
+        # the grown image has several times the crop's pixels
+        cache[ang, pad] = np.concatenate([
+            cv2.copyMakeBorder(np.abs(gx * nx + gy * ny), pad, pad, pad, pad, cv2.BORDER_REPLICATE).ravel()
+            for nx, ny in normals])
     return cache[ang, pad]
 
 
