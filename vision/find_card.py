@@ -53,9 +53,13 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (WARP_W, WARP_H)) -> np.ndarray:
-    """Rectify the card inside `quad` (ordered by order_quad) to a portrait image of `size` (w, h)."""
+    """Rectify the card inside `quad` to a portrait image of `size` (w, h)."""
+    return _warp_ordered(image, order_quad(quad), size)
+
+
+def _warp_ordered(image: np.ndarray, q: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """warp_card of a quad already ordered by order_quad."""
     w, h = size
-    q = order_quad(quad)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(q, dst)
     # shrinking: INTER_AREA (the card's short side is over 1.5 times the output's width)
@@ -203,10 +207,11 @@ def _median_rows(px: np.ndarray) -> np.ndarray:
 
 
 def _border_score(work_bgr: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
-    """How much each rectified outline looks like a card face: a uniform light border ring
-    that differs from the printed field just inside it, and structure (oval, symbol) inside.
-    (All outlines at once: numpy's per-call overhead was most of the cost of one.)"""
-    small = np.stack([warp_card(work_bgr, q, (32, 50)) for q in quads]).astype(np.float32)
+    """How much each rectified outline (`quads`, ordered by order_quad) looks like a card face:
+    a uniform light border ring that differs from the printed field just inside it, and
+    structure (oval, symbol) inside. (All outlines at once: numpy's per-call overhead was most
+    of the cost of one.)"""
+    small = np.stack([_warp_ordered(work_bgr, q, (32, 50)) for q in quads]).astype(np.float32)
     ring_px, in_px = small[:, _RING], small[:, _INNER_RING]
     v, mn = channel_max_min(ring_px)
     white = np.mean(paper(v, mn), axis=1)
@@ -309,9 +314,14 @@ _TO_RAD = np.arange(256, dtype=np.uint8).astype(np.float32) * (2 * math.pi / 180
 _HUE_SIN, _HUE_COS = np.sin(_TO_RAD), np.cos(_TO_RAD)
 
 
-def _piece_hues(pieces: list[tuple[float, np.ndarray]], hue: np.ndarray) -> list[float]:
-    """Each piece's mean hue, as an angle (hue is circular: red lies at both ends)."""
-    sin, cos = cv2.LUT(hue, _HUE_SIN), cv2.LUT(hue, _HUE_COS)
+def _hue_vectors(hue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's hue as (sine, cosine) images (hue is circular: red lies at both ends)."""
+    return cv2.LUT(hue, _HUE_SIN), cv2.LUT(hue, _HUE_COS)
+
+
+def _piece_hues(pieces: list[tuple[float, np.ndarray]], hue: tuple[np.ndarray, np.ndarray]) -> list[float]:
+    """Each piece's mean hue, as an angle; `hue`: the image's _hue_vectors."""
+    sin, cos = hue
     hues = []
     for _, c in pieces:
         x, y, w, h = cv2.boundingRect(c)
@@ -321,11 +331,12 @@ def _piece_hues(pieces: list[tuple[float, np.ndarray]], hue: np.ndarray) -> list
     return hues
 
 
-def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: np.ndarray | None,
+def _paired_fields(contours: list[np.ndarray], areas: list[float], hue: tuple[np.ndarray, np.ndarray] | None,
                    min_area: float) -> list[np.ndarray]:
     """Decks whose white circle or oval runs across the whole card split the printed field in
     two; the union of two same-coloured pieces is then the field. (`areas`: the contours';
-    `hue` None: the mask holds one kind of pixel only, so any two pieces may pair.)"""
+    `hue`: the image's _hue_vectors, or None: the mask holds one kind of pixel only, so any
+    two pieces may pair.)"""
     pieces = [(a, c) for a, c in zip(areas, contours) if a >= 0.15 * min_area]
     pieces = sorted(pieces, key=lambda t: t[0], reverse=True)[:8]
     if len(pieces) < 2:
@@ -384,12 +395,15 @@ def find_cards(image_bgr: np.ndarray, max_cards: int = 8, work_side: int = WORK_
     cands: list[tuple[float, np.ndarray, np.ndarray | None]] = []
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    hue: tuple[np.ndarray, np.ndarray] | None = None  # _hue_vectors, made when a mask first asks
     for mask in _candidate_masks(work, hsv, gray):
         contours, _ = cv2.findContours(mask.image, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         contours = list(contours)
         areas = list(map(cv2.contourArea, contours))  # most are specks: one pass, then only the big ones
         if mask.paired:
-            pairs = _paired_fields(contours, areas, hsv[:, :, 0] if mask.paired == "hue" else None, min_area)
+            if mask.paired == "hue" and hue is None:
+                hue = _hue_vectors(hsv[:, :, 0])
+            pairs = _paired_fields(contours, areas, hue if mask.paired == "hue" else None, min_area)
             contours += pairs
             areas += map(cv2.contourArea, pairs)
         for c, area in zip(contours, areas):
