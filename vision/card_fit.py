@@ -168,8 +168,8 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
         at = ((centres[:, 1] + pad) * wide + centres[:, 0] + pad).astype(np.int64)
         across = [_across(gx, gy, ang, pad, normals[k, [0, -1]], cache) for k, ang in enumerate(angles)]
     gxf, gyf = gx.ravel(), gy.ravel()
-    out = []
-    for s in sides:
+
+    def of_size(s: float) -> list[tuple[float, np.ndarray, float, float, float]]:
         a, b = s * ASPECT, s  # long side along the angle
         square = _outline(a, b, n)[0]
         offsets = square @ rots.transpose(0, 2, 1)  # (angles, 4n, 2)
@@ -178,10 +178,11 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
             # outline is first scored on a quarter of its samples, and the likeliest in full
             off = np.round(offsets).astype(np.int64)
             shift = off[..., 1] * wide + off[..., 0] + np.repeat([0, (h + 2 * pad) * wide], 2 * n)
+            found = []
             for k, acr in enumerate(across):
                 kept = _likeliest(acr, at, shift[k][::4], COARSE_KEEP)
-                out += _top(acr[at[kept, None] + shift[k][None, :]], centres[kept], [angles[k]], a, b)
-            continue
+                found += _top(acr[at[kept, None] + shift[k][None, :]], centres[kept], [angles[k]], a, b)
+            return found
         if integral:
             # whole-pixel centres: the outline's offsets are rounded once (a centre's whole
             # pixels do not change how its offset rounds)
@@ -192,8 +193,16 @@ def _best_outlines(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, angles: 
             x = np.clip(np.round(centres[:, 0][None, :, None] + offsets[:, None, :, 0]).astype(np.int32), 0, w - 1)
             y = np.clip(np.round(centres[:, 1][None, :, None] + offsets[:, None, :, 1]).astype(np.int32), 0, h - 1)
         flat = y * w + x  # (angles, centres, 4n)
-        out += _top(np.abs(gxf[flat] * normals[:, None, :, 0] + gyf[flat] * normals[:, None, :, 1]),
+        return _top(np.abs(gxf[flat] * normals[:, None, :, 0] + gyf[flat] * normals[:, None, :, 1]),
                     centres, angles, a, b)
+
+    # a size asked twice (EdgeFit's guess that also ends its range of sizes) gives the same outlines
+    done: dict[float, list[tuple[float, np.ndarray, float, float, float]]] = {}
+    out = []
+    for s in sides:
+        if s not in done:
+            done[s] = of_size(s)
+        out += done[s]
     return out
 
 
@@ -291,3 +300,4 @@ class EdgeFit:
             found.append((score, _rect_quad(c2, u, v, a2, b2)))
         found.sort(key=lambda f: -f[0])
         return [q for _, q in found]
+
