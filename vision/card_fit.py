@@ -300,4 +300,3 @@ class EdgeFit:
             found.append((score, _rect_quad(c2, u, v, a2, b2)))
         found.sort(key=lambda f: -f[0])
         return [q for _, q in found]
-
