@@ -114,9 +114,9 @@ def _colour_gradient(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _edge_angle(gx: np.ndarray, gy: np.ndarray, where: np.ndarray) -> float:
     """The dominant edge direction (degrees, modulo 90) among the changed pixels: a new card's
     outline is the strongest straight edge where the pile changed."""
-    gx, gy = gx[where], gy[where]
-    mag = np.hypot(gx, gy)
-    ang = np.degrees(np.arctan2(gy, gx)) % 90.0
+    dx, dy = gx[where], gy[where]
+    mag = np.hypot(dx, dy)
+    ang = np.degrees(np.arctan2(dy, dx)) % 90.0
     hist = np.bincount(np.minimum(89, ang.astype(np.int32)), weights=mag, minlength=90)
     hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5), "valid")  # wraps around
     return float(np.argmax(hist)) + 0.5

@@ -25,24 +25,24 @@ def sharpness(warped_bgr: np.ndarray) -> float:
     if warped_bgr.shape[:2] != (CANON_H, CANON_W):
         warped_bgr = cv2.resize(warped_bgr, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY)
-    n = grey.size
-    lo, hi = _ranks(np.bincount(grey.ravel(), minlength=256), n, (0.01, 0.99))
+    lo, hi = _ranks(np.bincount(grey.ravel(), minlength=256), (0.01, 0.99))
     if hi - lo < 1:
         return 0.0
     # a grey image's derivatives are whole numbers: their order is counted, not sorted (the
     # figures are those of sorting them; this runs on every outline the learned reader reads)
     gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0)  # (at most 4 x 255 either way: sums fit too)
     gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1)
-    steepest = [_ranks(np.bincount(np.abs(d).ravel()), n, (0.995,))[0] / scale
+    steepest = [_ranks(np.bincount(np.abs(d).ravel()), (0.995,))[0] / scale
                 for d, scale in ((gx, 1.0), (gy, 1.0), (gx + gy, np.sqrt(2)), (gx - gy, np.sqrt(2)))]
     return float(min(steepest) / (hi - lo))
 
 
-def _ranks(counts: np.ndarray, n: int, shares: tuple[float, ...]) -> list[float]:
-    """The values at these shares of the way up the order of `n` whole numbers, from how many
+def _ranks(counts: np.ndarray, shares: tuple[float, ...]) -> list[float]:
+    """The values at these shares of the way up the order of whole numbers, from how many
     there are of each (`counts`)."""
-    ks = [min(n - 1, int(round(s * (n - 1)))) for s in shares]
     upto = np.cumsum(counts)
+    n = int(upto[-1])
+    ks = [min(n - 1, int(round(s * (n - 1)))) for s in shares]
     return [float(np.searchsorted(upto, k, side="right")) for k in ks]
 
 
